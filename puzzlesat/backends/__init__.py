@@ -1,0 +1,78 @@
+"""The registry of back ends, by name, imported lazily.
+
+Names: every PySAT solver by its PySAT name or alias (``cadical195``,
+``glucose4``, ``minisat22``, ``cms`` ...), ``cpsat``; further engines register
+in ``_FACTORIES`` (name -> "module:callable", description).  A name of the
+form ``prefix:argument`` is routed to the factory registered for ``prefix:``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import Backend, BackendError, SearchResult, SolveResult, Status
+
+__all__ = ["Backend", "BackendError", "SearchResult", "SolveResult", "Status",
+           "get_backend", "list_backends", "DEFAULT_BACKEND"]
+
+DEFAULT_BACKEND = "cadical195"
+
+#: name -> ("module:factory", one-line description); the factory takes **options
+_FACTORIES: dict[str, tuple[str, str]] = {
+    "cpsat": ("puzzlesat.backends.cpsat_backend:CpSatBackend", "OR-Tools CP-SAT (enumerates with one worker)"),
+}
+
+
+def _pysat_names() -> dict[str, tuple[str, ...]]:
+    from .pysat_backend import SOLVERS
+
+    return SOLVERS
+
+
+def _load(spec: str):
+    mod, attr = spec.split(":")
+    return getattr(importlib.import_module(mod), attr)
+
+
+def get_backend(name: str, *, encoding: str | None = None, **options) -> Backend:
+    """The back end called ``name``; BackendError with the choices if unknown."""
+    if ":" in name:
+        prefix, arg = name.split(":", 1)
+        entry = _FACTORIES.get(prefix + ":")
+        if entry is None:
+            raise BackendError(f"unknown backend {name!r}; run 'puzzlesat backends' to see the choices")
+        return _load(entry[0])(arg, encoding=encoding, **options)
+    if name in _FACTORIES:
+        try:
+            factory = _load(_FACTORIES[name][0])
+        except ImportError as e:
+            raise BackendError(f"backend {name!r} is not installed: {e}") from None
+        return factory(**options)
+    from .pysat_backend import PySatBackend, canonical
+
+    if canonical(name) is not None:
+        return PySatBackend(name, **({"encoding": encoding} if encoding else {}))
+    raise BackendError(f"unknown backend {name!r}; run 'puzzlesat backends' to see the choices")
+
+
+def list_backends() -> list[dict]:
+    """Every registered back end with whether it can be loaded here."""
+    from .pysat_backend import NON_INCREMENTAL, unavailable_reason
+
+    rows = []
+    for canon, aliases in _pysat_names().items():
+        why = unavailable_reason(canon)
+        ok = not why
+        desc = "PySAT " + canon + (" (aliases: " + ", ".join(a for a in aliases if a != canon) + ")")
+        if canon in NON_INCREMENTAL:
+            desc += "; not incremental: solves, but cannot count"
+        rows.append({"name": canon, "kind": "pysat", "available": ok, "description": desc, "reason": why})
+    for name, (spec, desc) in _FACTORIES.items():
+        ok, why = True, ""
+        try:
+            _load(spec)
+        except Exception as e:
+            ok, why = False, str(e)
+        rows.append({"name": name + ("PATH_OR_NAME" if name.endswith(":") else ""), "kind": name.rstrip(":"),
+                     "available": ok, "description": desc, "reason": why})
+    return rows

@@ -1,0 +1,123 @@
+"""The one interface every engine implements, and this project's own status enum.
+
+A back end receives a :class:`~puzzlesat.problem.Problem` and returns sets of
+true *primary* variables.  It never knows what the variables mean.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Callable, Optional
+
+from ..problem import Problem
+
+
+class Status(str, Enum):
+    SOLVED = "solved"
+    NO_SOLUTION = "no-solution"
+    UNKNOWN = "unknown"
+
+
+class BackendError(Exception):
+    """A back end cannot be used (unknown name, not installed, unsupported problem)."""
+
+
+#: Called with each solution found; returning True stops the search early.
+OnSolution = Callable[[frozenset], Optional[bool]]
+
+
+@dataclass
+class SolveResult:
+    status: Status
+    assignment: frozenset | None
+    backend: str
+    seconds: float
+    stats: dict = field(default_factory=dict)
+
+
+@dataclass
+class SearchResult:
+    """What a counting/enumerating search found.
+
+    ``complete`` is True when every solution was found; otherwise ``count`` is
+    a lower bound and ``stopped_by`` says why ("limit", "time-limit",
+    "interrupted", "callback").
+    """
+
+    count: int
+    complete: bool
+    backend: str
+    seconds: float
+    solutions: list[frozenset] = field(default_factory=list)
+    stopped_by: str | None = None
+    stats: dict = field(default_factory=dict)
+
+
+class Deadline:
+    """A wall-clock budget; ``None`` means no limit."""
+
+    def __init__(self, seconds: float | None):
+        self.start = time.perf_counter()
+        self.end = None if seconds is None else self.start + seconds
+
+    def remaining(self) -> float | None:
+        return None if self.end is None else max(0.0, self.end - time.perf_counter())
+
+    def expired(self) -> bool:
+        return self.end is not None and time.perf_counter() >= self.end
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+class Backend:
+    """Base class: subclasses implement :meth:`search`, and :meth:`solve` if
+    they have a faster way to find one solution than a search with limit 1."""
+
+    name: str = "?"
+    #: True when the engine can return solutions (a pure counter cannot).
+    can_enumerate: bool = True
+
+    def supports(self, problem: Problem) -> str | None:
+        """None if this engine can take ``problem``, else the reason it cannot."""
+        return None
+
+    def search(
+        self,
+        problem: Problem,
+        *,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        keep: bool = False,
+        on_solution: OnSolution | None = None,
+    ) -> SearchResult:
+        raise NotImplementedError
+
+    # -- conveniences built on search
+    def solve(self, problem: Problem, *, time_limit: float | None = None) -> SolveResult:
+        r = self.search(problem, limit=1, time_limit=time_limit, keep=True)
+        if r.solutions:
+            return SolveResult(Status.SOLVED, r.solutions[0], r.backend, r.seconds, r.stats)
+        status = Status.NO_SOLUTION if r.complete else Status.UNKNOWN
+        return SolveResult(status, None, r.backend, r.seconds, r.stats)
+
+    def count(self, problem: Problem, *, limit: int | None = None, time_limit: float | None = None,
+              on_solution: OnSolution | None = None) -> SearchResult:
+        return self.search(problem, limit=limit, time_limit=time_limit, on_solution=on_solution)
+
+    def enumerate(self, problem: Problem, *, limit: int | None = None,
+                  time_limit: float | None = None) -> SearchResult:
+        return self.search(problem, limit=limit, time_limit=time_limit, keep=True)
+
+
+def blocking_clause(problem: Problem, true_primary: frozenset) -> list[int]:
+    """The clause excluding exactly the solution whose true primary set is given.
+
+    With ``problem.fixed_weight`` the true literals suffice (no other solution
+    can contain them all); otherwise every primary variable is blocked.
+    """
+    if problem.fixed_weight:
+        return [-v for v in true_primary]
+    return [(-v if v in true_primary else v) for v in problem.primary]

@@ -1,0 +1,92 @@
+"""OR-Tools CP-SAT as a back end: solve in parallel, enumerate with one worker.
+
+CP-SAT enumerates assignments of every model variable; the encoder adds only
+the problem's variables (automata keep their states internal), so when every
+problem variable is primary its enumeration counts solutions exactly.
+Otherwise two models that differ only off the primary variables are folded
+into one by remembering the primary sets seen.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ortools.sat.python import cp_model
+
+from ..encoders.cpsat import encode_cpsat
+from ..problem import Problem
+from .base import Backend, Deadline, SearchResult, SolveResult, Status
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, enc, limit, keep, on_solution, dedupe):
+        super().__init__()
+        self.enc, self.limit, self.keep, self.on_solution = enc, limit, keep, on_solution
+        self.primary = enc.problem.primary
+        self.count = 0
+        self.solutions = []
+        self.seen = set() if dedupe else None
+        self.stopped = None
+
+    def on_solution_callback(self):
+        sol = frozenset(v for v in self.primary if self.boolean_value(self.enc.vars[v - 1]))
+        if self.seen is not None:
+            if sol in self.seen:
+                return
+            self.seen.add(sol)
+        self.count += 1
+        if self.keep:
+            self.solutions.append(sol)
+        if self.on_solution is not None and self.on_solution(sol):
+            self.stopped = "callback"
+            self.stop_search()
+        elif self.limit is not None and self.count >= self.limit:
+            self.stopped = "limit"
+            self.stop_search()
+
+
+class CpSatBackend(Backend):
+    name = "cpsat"
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers or min(8, os.cpu_count() or 1)
+
+    def _solver(self, time_limit, workers):
+        s = cp_model.CpSolver()
+        s.parameters.num_workers = workers
+        if time_limit is not None:
+            s.parameters.max_time_in_seconds = max(0.001, time_limit)
+        return s
+
+    def solve(self, problem: Problem, *, time_limit=None) -> SolveResult:
+        deadline = Deadline(time_limit)
+        enc = encode_cpsat(problem)
+        s = self._solver(time_limit, self.workers)
+        try:
+            st = s.solve(enc.model)
+        except KeyboardInterrupt:
+            return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed())
+        if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            sol = frozenset(v for v in problem.primary if s.boolean_value(enc.vars[v - 1]))
+            return SolveResult(Status.SOLVED, sol, self.name, deadline.elapsed())
+        if st == cp_model.INFEASIBLE:
+            return SolveResult(Status.NO_SOLUTION, None, self.name, deadline.elapsed())
+        return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed())
+
+    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+        deadline = Deadline(time_limit)
+        enc = encode_cpsat(problem)
+        s = self._solver(time_limit, 1)
+        s.parameters.enumerate_all_solutions = True
+        dedupe = len(problem.primary) != problem.n_vars
+        cb = _Collector(enc, limit, keep, on_solution, dedupe)
+        stopped = None
+        try:
+            st = s.solve(enc.model, cb)
+        except KeyboardInterrupt:
+            st, stopped = cp_model.UNKNOWN, "interrupted"
+        stopped = stopped or cb.stopped
+        complete = stopped is None and st in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        if not complete and stopped is None:
+            stopped = "time-limit"
+        return SearchResult(cb.count, complete, self.name, deadline.elapsed(), cb.solutions, stopped)

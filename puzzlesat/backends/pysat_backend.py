@@ -1,0 +1,119 @@
+"""PySAT's CDCL solvers as a back end: solve, and count by blocking clauses.
+
+Counting blocks only the primary variables of each model found (never the
+encoder's auxiliaries, which would make counts depend on the encoding), with
+short blocking clauses when the problem says all solutions have equal weight.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from pysat.solvers import Solver, SolverNames
+
+from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
+from ..problem import Problem
+from .base import Backend, BackendError, Deadline, SearchResult, blocking_clause
+
+#: canonical name -> aliases, as PySAT spells them
+SOLVERS: dict[str, tuple[str, ...]] = {
+    k: v for k, v in vars(SolverNames).items() if not k.startswith("_")
+}
+#: PySAT solvers that cannot take clauses after solving (no blocking-clause counting)
+NON_INCREMENTAL = {"kissat404"}
+DEFAULT_SOLVER = "cadical195"
+
+
+def canonical(name: str) -> str | None:
+    for canon, aliases in SOLVERS.items():
+        if name == canon or name in aliases:
+            return canon
+    return None
+
+
+class PySatBackend(Backend):
+    def __init__(self, solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING):
+        canon = canonical(solver)
+        if canon is None:
+            raise ValueError(f"unknown PySAT solver {solver!r}")
+        self.solver = canon
+        self.encoding = check_encoding(encoding)
+        self.name = canon
+        problem = unavailable_reason(canon)
+        if problem:
+            raise BackendError(f"backend {canon!r} is not available here: {problem}")
+
+    def _new(self, clauses):
+        return Solver(name=self.solver, bootstrap_with=clauses)
+
+    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+        deadline = Deadline(time_limit)
+        enc = encode_cnf(problem, self.encoding)
+        count, sols, stopped = 0, [], None
+        complete = False
+        stats = {"variables": enc.n_vars, "clauses": enc.n_clauses, "encoding": self.encoding}
+        incremental = self.solver not in NON_INCREMENTAL
+        with self._new(enc.clauses) as s:
+            try:
+                while True:
+                    if limit is not None and count >= limit:
+                        stopped = "limit"
+                        break
+                    if count and not incremental:
+                        stopped = "non-incremental solver"
+                        break
+                    res = _solve(s, deadline)
+                    if res is None:
+                        stopped = "time-limit"
+                        break
+                    if not res:
+                        complete = True
+                        break
+                    sol = enc.true_primary(s.get_model())
+                    count += 1
+                    if keep:
+                        sols.append(sol)
+                    if on_solution is not None and on_solution(sol):
+                        stopped = "callback"
+                        break
+                    if incremental:
+                        s.add_clause(blocking_clause(problem, sol))
+            except KeyboardInterrupt:
+                stopped = "interrupted"
+        return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
+
+
+_PROBED: dict[str, str] = {}
+
+
+def unavailable_reason(canon: str) -> str:
+    """'' if PySAT can run solver ``canon`` here, else why not (probed once)."""
+    if canon not in _PROBED:
+        try:
+            with Solver(name=canon, bootstrap_with=[[1]]) as s:
+                s.solve()
+            _PROBED[canon] = ""
+        except Exception as e:  # built without it, or pycryptosat missing
+            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            if type(e).__name__ == "NoSuchSolverError":
+                msg = "this PySAT build does not include it"
+            _PROBED[canon] = msg
+    return _PROBED[canon]
+
+
+def _solve(s: Solver, deadline: Deadline):
+    """s.solve() under the deadline: True / False, or None when time ran out."""
+    remaining = deadline.remaining()
+    if remaining is None:
+        return s.solve()
+    if remaining <= 0:
+        return None
+    timer = threading.Timer(remaining, s.interrupt)
+    timer.start()
+    try:
+        res = s.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+    if res is None:
+        s.clear_interrupt()
+    return res

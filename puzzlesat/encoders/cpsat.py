@@ -1,0 +1,47 @@
+"""Problem -> OR-Tools CP-SAT model.
+
+One Boolean per problem variable (index i-1 holds variable i); ExactlyOne and
+AtMostOne map to CP-SAT's own constraints, Exactly(k) to a linear sum, Clause
+to a Boolean or, Regular to ``add_automaton``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from ..problem import AtMostOne, Clause, Exactly, ExactlyOne, Problem, Regular
+
+
+@dataclass
+class CpSatEncoding:
+    problem: Problem
+    model: cp_model.CpModel
+    vars: list  # vars[i-1] is problem variable i
+
+    def lit(self, l: int):
+        v = self.vars[abs(l) - 1]
+        return v if l > 0 else v.Not()
+
+
+def encode_cpsat(problem: Problem) -> CpSatEncoding:
+    model = cp_model.CpModel()
+    xs = [model.new_bool_var(f"x{i}") for i in range(1, problem.n_vars + 1)]
+    enc = CpSatEncoding(problem, model, xs)
+    for c in problem.constraints:
+        if isinstance(c, ExactlyOne):
+            model.add_exactly_one([xs[v - 1] for v in c.vars])
+        elif isinstance(c, AtMostOne):
+            model.add_at_most_one([xs[v - 1] for v in c.vars])
+        elif isinstance(c, Exactly):
+            model.add(sum(xs[v - 1] for v in c.vars) == c.k)
+        elif isinstance(c, Clause):
+            model.add_bool_or([enc.lit(l) for l in c.lits])
+        elif isinstance(c, Regular):
+            from .regular import regular_cpsat
+
+            regular_cpsat(model, [xs[v - 1] for v in c.vars], c.automaton)
+        else:  # pragma: no cover
+            raise TypeError(f"cannot encode {type(c).__name__}")
+    return enc

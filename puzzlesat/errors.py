@@ -1,0 +1,18 @@
+"""Errors a user can cause, with the file:line that caused them."""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Bad input: the CLI prints ``str(self)`` on one line and exits 2."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        self.message, self.path, self.line = message, path, line
+        where = ""
+        if path is not None:
+            where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(where + message)
+
+
+class VerificationError(Exception):
+    """A solution returned by a back end breaks the puzzle's rules."""

@@ -1,0 +1,68 @@
+"""Find and parse puzzles: a path, or the name of a bundled instance.
+
+Each file suffix maps to a family's loader ("module:function" taking the path
+and returning a Puzzle); families register theirs in ``LOADERS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from importlib import resources
+from pathlib import Path
+
+from .errors import InputError
+from .puzzle import Puzzle
+
+LOADERS: dict[str, str] = {
+    ".box": "puzzlesat.models.tiling.boxfile:load",
+    ".toml": "puzzlesat.models.tiling.tomlfile:load",
+}
+
+
+def instances_dir() -> Path:
+    return Path(str(resources.files("puzzlesat") / "instances"))
+
+
+def bundled() -> dict[str, Path]:
+    """Bundled instance name -> path (name = file stem, unique across families)."""
+    out: dict[str, Path] = {}
+    root = instances_dir()
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and p.suffix in LOADERS and not p.name.startswith("_"):
+            out.setdefault(p.stem, p)
+    return out
+
+
+def resolve(name_or_path: str) -> Path:
+    p = Path(name_or_path)
+    if p.suffix in LOADERS or os.sep in name_or_path or "/" in name_or_path:
+        if not p.exists():
+            raise InputError("no such file", name_or_path)
+        if p.is_dir():
+            raise InputError("is a directory, not a puzzle file", name_or_path)
+        if p.suffix not in LOADERS:
+            raise InputError(f"unknown puzzle format {p.suffix or '(no suffix)'!r}; "
+                             f"known: {', '.join(sorted(LOADERS))}", name_or_path)
+        return p
+    found = bundled().get(name_or_path)
+    if found is None:
+        if p.exists() and p.is_file():
+            raise InputError(f"unknown puzzle format {p.suffix or '(no suffix)'!r}; "
+                             f"known: {', '.join(sorted(LOADERS))}", name_or_path)
+        raise InputError(f"unknown instance {name_or_path!r}: not a file, nor a bundled name "
+                         "(run 'puzzlesat list')")
+    return found
+
+
+def load_puzzle(name_or_path: str) -> Puzzle:
+    path = resolve(name_or_path)
+    mod, fn = LOADERS[path.suffix].split(":")
+    loader = getattr(importlib.import_module(mod), fn)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not a text file ({e.reason})", str(path)) from None
+    except OSError as e:
+        raise InputError(e.strerror or str(e), str(path)) from None
+    return loader(text, str(path))

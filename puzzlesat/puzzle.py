@@ -1,0 +1,53 @@
+"""What every puzzle family provides (DESIGN.md's front end).
+
+A family parses its files into a :class:`Puzzle`; the rest of puzzlesat only
+talks to these methods, so jobs, the CLI and the exporters work for every
+family alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .problem import Problem
+
+
+class Puzzle:
+    #: family name: "tiling", "nonogram"
+    family: str = "?"
+    #: one-line title, and the file it came from (None for built-in ones)
+    title: str = ""
+    path: str | None = None
+    #: published or expected counts from the file, e.g. {"count": 8, "unique": 2}
+    expected: dict
+
+    def compile(self) -> Problem:
+        """The solver-neutral model.  Its primary variables carry meanings
+        that :meth:`decode` reads back; its symmetries are the puzzle's."""
+        raise NotImplementedError
+
+    def decode(self, problem: Problem, assignment: frozenset) -> Any:
+        """A family-specific solution object from a set of true primary variables."""
+        raise NotImplementedError
+
+    def verify(self, solution: Any) -> None:
+        """Raise VerificationError naming what is wrong.  Must not reuse the
+        encoder's logic: it checks the puzzle's rules directly."""
+        raise NotImplementedError
+
+    def render_text(self, solution: Any, color: bool = False) -> str:
+        raise NotImplementedError
+
+    def render_svg(self, solution: Any) -> str:
+        raise NotImplementedError(f"no SVG renderer for {self.family} puzzles yet")
+
+    def solution_json(self, solution: Any) -> Any:
+        raise NotImplementedError
+
+    def info(self, problem: Problem) -> dict:
+        """Family-specific facts for ``puzzlesat info`` (JSON-able)."""
+        return {}
+
+    def describe_var(self, meaning) -> str:
+        """One line naming what a primary variable means (DIMACS comments, errors)."""
+        return str(meaning)
