@@ -20,6 +20,10 @@ DEFAULT_BACKEND = "cadical195"
 #: name -> ("module:factory", one-line description); the factory takes **options
 _FACTORIES: dict[str, tuple[str, str]] = {
     "cpsat": ("puzzlesat.backends.cpsat_backend:CpSatBackend", "OR-Tools CP-SAT (enumerates with one worker)"),
+    "exact": ("puzzlesat.backends.exactcover:ExactCoverBackend",
+              "exact cover by dancing links (miniexact, Algorithms X/M)"),
+    "ganak": ("puzzlesat.backends.ganak:GanakBackend",
+              "Ganak exact projected model counter (counts only)"),
 }
 
 

@@ -1,0 +1,261 @@
+"""Exact cover by dancing links (miniexact: Knuth's Algorithms X, C and M).
+
+The translation Problem -> items/options lives in
+:mod:`puzzlesat.encoders.exactcover`; this module runs it.  Algorithm X
+(``"x"``) takes exact covers whose primary items are each covered once,
+Algorithm M (``"m"``) the ones with multiplicities (repeated pieces); ``"auto"``
+picks X where it can (measured faster, see benchmarks/counting-results.md).
+
+miniexact's ``solve()`` is a blocking C call that returns at each solution and
+has no callback or interrupt, so the search runs in a forked child process
+that streams counts (and, when asked for, solutions) back through a pipe;
+the parent enforces the time limit and Ctrl-C by killing the child, and
+reports what it had received as a lower bound.  Where a child cannot be
+started (inside a daemonic pool worker) the search runs inline and can stop
+only between solutions.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+
+from ..encoders.exactcover import ExactCover, NotExactCover, exact_cover
+from ..problem import Problem
+from .base import Backend, BackendError, Deadline, SearchResult
+
+ALGORITHMS = ("auto", "x", "m", "c")
+#: seconds between progress messages from the search
+REPORT_EVERY = 0.05
+#: solutions per message when solutions are streamed
+BATCH = 2048
+
+
+class ExactCoverBackend(Backend):
+    name = "exact"
+
+    def __init__(self, algorithm: str = "auto", isolate: bool | None = None):
+        """``algorithm``: auto / x / m / c.  ``isolate``: run the search in a
+        child process (None: whenever this process may have children)."""
+        if algorithm not in ALGORITHMS:
+            raise BackendError(f"unknown miniexact algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+        import miniexact  # noqa: F401  (fail at construction when missing)
+
+        self.algorithm = algorithm
+        self.isolate = isolate
+        self._cache: tuple | None = None
+
+    # -- translation, cached for the supports() + search() pair
+    def _cases(self, problem: Problem) -> list[ExactCover]:
+        key = (id(problem), len(problem.constraints), problem.n_vars)
+        if self._cache is not None and self._cache[0] == key and self._cache[1] is problem:
+            return self._cache[2]
+        cases = exact_cover(problem)
+        self._cache = (key, problem, cases)
+        return cases
+
+    def supports(self, problem: Problem) -> str | None:
+        try:
+            cases = self._cases(problem)
+        except NotExactCover as e:
+            return f"not an exact cover: {e}"
+        if self.algorithm in ("x", "c") and any(c.needs_multiplicity for c in cases):
+            return f"algorithm {self.algorithm.upper()} cannot cover an item more than once (use M)"
+        return None
+
+    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+        deadline = Deadline(time_limit)
+        why = self.supports(problem)
+        if why:
+            raise BackendError(f"backend 'exact' cannot take this problem: {why}")
+        cases = self._cases(problem)
+        algos = [_pick(self.algorithm, c) for c in cases]
+        want = keep or on_solution is not None
+        stats = {"cases": len(cases), "algorithm": "/".join(sorted(set(algos))) or "-",
+                 "options": sum(len(c.options) for c in cases),
+                 "items": sum(len(c.items) for c in cases)}
+        isolate = self.isolate
+        if isolate is None:
+            isolate = _can_fork()
+        stats["isolated"] = bool(isolate)
+
+        count, sols, stopped, complete = 0, [], None, False
+        if limit is not None and limit <= 0:
+            return SearchResult(0, False, self.name, deadline.elapsed(), [], "limit", stats)
+
+        def take(batch) -> bool:
+            """Record streamed solutions; True when the caller wants to stop."""
+            nonlocal count, stopped
+            for ci, chosen in batch:
+                sol = cases[ci].solution(chosen)
+                count += 1
+                if keep:
+                    sols.append(sol)
+                if on_solution is not None and on_solution(sol):
+                    stopped = "callback"
+                    return True
+            return False
+
+        if isolate:
+            messages = _in_child(cases, algos, limit, want, deadline)
+        else:
+            messages = _with_deadline(_messages(cases, algos, limit, want), deadline)
+        try:
+            for msg in _with_deadline(messages, deadline):
+                kind = msg[0]
+                if kind == "timeout":
+                    stopped = "time-limit"
+                    break
+                if kind == "sols":
+                    if take(msg[1]):
+                        break
+                elif kind == "n":
+                    count = msg[1]
+                elif kind == "done":
+                    if not want:
+                        count = msg[1]
+                    if msg[2] == "limit":
+                        stopped = "limit"
+                    else:
+                        complete = True
+                    break
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        finally:
+            messages.close()
+        return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
+
+
+def _pick(algorithm: str, case: ExactCover) -> str:
+    if algorithm == "auto":
+        return "m" if case.needs_multiplicity else "x"
+    return algorithm
+
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon
+
+
+def _with_deadline(messages, deadline: Deadline):
+    """Pass an inline search's messages on, then ("timeout",) once time is up."""
+    try:
+        for msg in messages:
+            yield msg
+            if deadline.expired() and msg[0] != "done":
+                yield ("timeout",)
+                return
+    finally:
+        messages.close()
+
+
+# ------------------------------------------------------------------- the search
+
+
+def _new_solver(algorithm: str):
+    import miniexact
+
+    return {"x": miniexact.miniexacts_x, "m": miniexact.miniexacts_m, "c": miniexact.miniexacts_c}[algorithm]()
+
+
+def load(case: ExactCover, algorithm: str):
+    """A miniexact solver holding ``case`` and the map solver option id -> case option index."""
+    h = _new_solver(algorithm)
+    ids = [0] * len(case.items)
+    for j, (mult, primary) in enumerate(case.items):
+        if primary:
+            ids[j] = h.primary(f"i{j}", mult, mult)
+    for j, (mult, primary) in enumerate(case.items):
+        if not primary:
+            ids[j] = h.secondary(f"i{j}")
+    back = {}
+    for o, its in enumerate(case.options):
+        back[h.add([ids[j] for j in its])] = o
+    return h, back
+
+
+def _messages(cases, algos, limit, want):
+    """Run the search; yield ("n", count) now and then, ("sols", [(case, options)])
+    when ``want``, and finally ("done", count, "limit" | None)."""
+    total = 0
+    batch: list = []
+    last = time.perf_counter()
+    for ci, (case, algo) in enumerate(zip(cases, algos)):
+        if limit is not None and total >= limit:
+            yield from _flush(batch, total, want)
+            yield ("done", total, "limit")
+            return
+        if not case.options:  # miniexact wants at least one option
+            if case.n_primary == 0:
+                total += 1
+                if want:
+                    batch.append((ci, ()))
+            continue
+        h, back = load(case, algo)
+        while h.solve() == 10:
+            total += 1
+            if want:
+                batch.append((ci, tuple(back[o] for o in h.selected_options())))
+            if limit is not None and total >= limit:
+                yield from _flush(batch, total, want)
+                yield ("done", total, "limit")
+                return
+            if len(batch) >= BATCH or total & 63 == 0:
+                now = time.perf_counter()
+                if len(batch) >= BATCH or now - last >= REPORT_EVERY:
+                    last = now
+                    yield from _flush(batch, total, want)
+                    batch = []
+        del h
+    yield from _flush(batch, total, want)
+    yield ("done", total, None)
+
+
+def _flush(batch, total, want):
+    if want:
+        if batch:
+            yield ("sols", list(batch))
+    else:
+        yield ("n", total)
+
+
+def _child_main(conn, cases, algos, limit, want):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    try:
+        for msg in _messages(cases, algos, limit, want):
+            conn.send(msg)
+    except BaseException as e:  # report, then die quietly
+        conn.send(("error", f"{type(e).__name__}: {e}"))
+    finally:
+        conn.close()
+
+
+def _in_child(cases, algos, limit, want, deadline: Deadline):
+    """_messages run in a forked child, then ("timeout",) once time is up; the
+    child is killed when this generator ends or is closed."""
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child_main, args=(send, cases, algos, limit, want), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        while True:
+            if not recv.poll(deadline.remaining()):
+                yield ("timeout",)
+                return
+            try:
+                msg = recv.recv()
+            except EOFError:
+                proc.join()
+                raise BackendError(f"the miniexact search died (exit code {proc.exitcode})") from None
+            if msg[0] == "error":
+                raise BackendError(f"the miniexact search failed: {msg[1]}")
+            yield msg
+            if msg[0] == "done":
+                return
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        recv.close()

@@ -1,0 +1,337 @@
+"""Problem -> exact cover with multiplicities (items and options), no solver.
+
+Every primary variable is an *option*; the constraints become *items*:
+
+- ``ExactlyOne(vars)``  -> a primary item, covered exactly once;
+- ``Exactly(k, vars)``  -> a primary item covered exactly ``k`` times
+  (Knuth's Algorithm M); ``k == 0`` removes its options;
+- ``AtMostOne(vars)`` and the binary clause ``(-a, -b)`` -> a secondary item.
+
+The counting layer adds two clause shapes, both supported:
+
+- unit clauses: ``(-x)`` removes option ``x``; ``(x)`` forces it (a fresh
+  primary item that only ``x`` covers);
+- equalities ``(-a, b), (a, -b)`` (Burnside fixed points): the equality
+  classes of options merge into one combined option; its multiplicity on an
+  item is the sum of its members'.  A combined option hitting an
+  ExactlyOne/AtMostOne item twice, or a multiplicity-``k`` item more than
+  ``k`` times, can never be chosen and is dropped.
+
+A multiplicity item hit ``w > 1`` times by some combined options cannot be
+written as one exact-cover item (an option covers an item at most once).  It
+is split exactly instead: for every way ``sum(w * c_w) == k`` of choosing how
+many options of each weight ``w`` are used (``c_w`` at most the number of
+such options), one *case* with an item ``(i, w)`` covered ``c_w`` times.  The
+cases' solution sets are disjoint (they differ in some ``c_w``) and together
+they are the problem's, so counts add up.  Usually there is just one case.
+
+A variable that no primary item decides (only in AtMostOne items, or in no
+constraint at all) may be true or false: it gets a fresh primary item and a
+second, *dummy* option standing for "false".
+
+Anything else (Regular, longer or other clauses, constraints on non-primary
+variables) is not an exact cover: :func:`unsupported_reason` says why.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from ..problem import AtMostOne, Clause, Exactly, ExactlyOne, Problem, Regular
+
+#: refuse problems whose weighted multiplicity items split into more cases
+MAX_CASES = 10_000
+
+
+class NotExactCover(ValueError):
+    """The problem has a constraint with no exact-cover form."""
+
+
+@dataclass
+class ExactCover:
+    """One exact-cover instance.
+
+    ``items[j] = (multiplicity, primary)``; secondary items have
+    multiplicity 1.  ``options[o]`` is the tuple of item indices option ``o``
+    covers (each at most once), ``members[o]`` the primary variables it sets
+    true (empty for a dummy "false" option).  A solution is a set of options
+    covering every primary item exactly its multiplicity and every secondary
+    item at most once; its variables are the union of the members.
+    """
+
+    items: list[tuple[int, bool]] = field(default_factory=list)
+    options: list[tuple[int, ...]] = field(default_factory=list)
+    members: list[tuple[int, ...]] = field(default_factory=list)
+
+    @property
+    def n_primary(self) -> int:
+        return sum(1 for _, p in self.items if p)
+
+    @property
+    def needs_multiplicity(self) -> bool:
+        """True when some primary item is covered more than once (Algorithm M)."""
+        return any(p and m != 1 for m, p in self.items)
+
+    def solution(self, chosen) -> frozenset:
+        """The true variables of a solution given as option indices."""
+        return frozenset(v for o in chosen for v in self.members[o])
+
+    def stats(self) -> dict:
+        return {"items": len(self.items), "primary_items": self.n_primary,
+                "options": len(self.options), "dummy_options": sum(1 for m in self.members if not m),
+                "multiplicity": self.needs_multiplicity}
+
+
+def unsupported_reason(problem: Problem) -> str | None:
+    """None if ``problem`` is an exact cover this module can translate, else why not."""
+    try:
+        _classify(problem)
+    except NotExactCover as e:
+        return str(e)
+    return None
+
+
+def exact_cover(problem: Problem) -> list[ExactCover]:
+    """The cases whose solutions together are exactly ``problem``'s.
+
+    An empty list means the problem has no solution.  Raises NotExactCover
+    if the problem is not an exact cover.
+    """
+    cards, equal_pairs, units, infeasible = _classify(problem)
+    if infeasible:
+        return []
+    primary = list(problem.primary)
+
+    # equality classes of variables (union-find), in a deterministic order
+    parent = {v: v for v in primary}
+
+    def find(v):
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for a, b in equal_pairs:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    classes: dict[int, list[int]] = {}
+    for v in primary:
+        classes.setdefault(find(v), []).append(v)
+    reps = list(classes)  # representatives in order of first member
+
+    removed: set[int] = set()
+    forced: set[int] = set()
+    for lit in units:
+        (forced if lit > 0 else removed).add(find(abs(lit)))
+
+    # weights: for each card constraint, how often each class hits it
+    weighted: list[tuple[int, bool, dict[int, int]]] = []  # (k, primary, rep -> weight)
+    for k, is_primary, vars_ in cards:
+        w: dict[int, int] = {}
+        for v in vars_:
+            r = find(v)
+            w[r] = w.get(r, 0) + 1
+        for r, n in w.items():
+            if n > k:  # choosing this class would overfill the item
+                removed.add(r)
+        weighted.append((k, is_primary, w))
+    if forced & removed:
+        return []
+
+    # items per card constraint, before the case split
+    base_items: list[tuple[int, bool]] = []           # multiplicity, primary
+    opt_items: dict[int, list[int]] = {r: [] for r in reps}
+    split: list[tuple[int, int, dict[int, int]]] = []  # (k, base item, weight -> #options)
+    item_weights: list[dict[int, int]] = []            # base item -> {rep: weight}
+    for k, is_primary, w in weighted:
+        live = {r: n for r, n in w.items() if r not in removed}
+        if is_primary:
+            if k == 0:
+                continue  # its options are removed already
+            if sum(live.values()) < k:
+                return []  # not enough coverage left
+        elif not live:
+            continue
+        weights = {}
+        for n in live.values():
+            weights[n] = weights.get(n, 0) + 1
+        j = len(base_items)
+        base_items.append((k, is_primary))
+        item_weights.append(live)
+        for r in live:
+            opt_items[r].append(j)
+        if is_primary and set(weights) != {1}:
+            split.append((k, j, weights))
+    for r in sorted(forced):
+        opt_items[r].append(len(base_items))
+        base_items.append((1, True))
+        item_weights.append({r: 1})
+
+    split_items = {j for _, j, _ in split}
+    weight_of = {(r, j): item_weights[j][r] for j in split_items for r in item_weights[j]}
+
+    choices = []
+    for k, j, weights in split:
+        vectors = list(_weight_vectors(k, sorted(weights), weights))
+        if not vectors:
+            return []
+        choices.append((j, vectors))
+    n_cases = 1
+    for _, vectors in choices:
+        n_cases *= len(vectors)
+    if n_cases > MAX_CASES:
+        raise NotExactCover(f"equalities split multiplicity items into {n_cases} cases (more than {MAX_CASES})")
+
+    live_reps = [r for r in reps if r not in removed]
+    has_primary = {r: any(base_items[j][1] for j in opt_items[r]) for r in live_reps}
+    cases = []
+    for combo in itertools.product(*[vectors for _, vectors in choices]):
+        # item j (split) with weight w -> multiplicity in this case
+        case_mult = {}
+        for (j, _), vector in zip(choices, combo):
+            for w, c in vector.items():
+                case_mult[(j, w)] = c
+        cases.append(_build_case(base_items, split_items, case_mult, weight_of, live_reps,
+                                 opt_items, classes, has_primary))
+    return cases
+
+
+def _build_case(base_items, split_items, case_mult, weight_of, live_reps, opt_items, classes, has_primary):
+    ec = ExactCover()
+    index: dict = {}  # base item j or (j, w) -> item index in ec
+
+    def item(key, mult, primary):
+        if key not in index:
+            index[key] = len(ec.items)
+            ec.items.append((mult, primary))
+        return index[key]
+
+    # primary items first, secondary after (miniexact wants that order)
+    for j, (mult, primary) in enumerate(base_items):
+        if not primary:
+            continue
+        if j in split_items:
+            for (jj, w), c in sorted(case_mult.items()):
+                if jj == j and c > 0:
+                    item((j, w), c, True)
+        else:
+            item(j, mult, True)
+    free: list[int] = []
+    options: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    for r in live_reps:
+        its = []
+        ok = True
+        for j in opt_items[r]:
+            if j in split_items:
+                key = (j, weight_of[(r, j)])
+                if case_mult.get(key, 0) == 0:
+                    ok = False  # this case uses no option of this weight
+                    break
+                its.append(index[key])
+            elif base_items[j][1]:
+                its.append(index[j])
+            else:
+                its.append(("s", j))
+        if not ok:
+            continue
+        if not has_primary[r]:
+            free.append(len(options))
+        options.append((its, tuple(classes[r])))
+    # fresh primary items for options nothing else decides
+    free_item = {}
+    for o in free:
+        free_item[o] = len(ec.items)
+        ec.items.append((1, True))
+    for j, (mult, primary) in enumerate(base_items):
+        if not primary:
+            item(("s", j), 1, False)
+    for o, (its, members) in enumerate(options):
+        resolved = [index[i] if isinstance(i, tuple) and i[0] == "s" else i for i in its]
+        if o in free_item:
+            resolved.append(free_item[o])
+            ec.options.append(tuple(resolved))
+            ec.members.append(members)
+            ec.options.append((free_item[o],))
+            ec.members.append(())
+        else:
+            ec.options.append(tuple(resolved))
+            ec.members.append(members)
+    return ec
+
+
+def _weight_vectors(k: int, ws: list[int], available: dict[int, int], i: int = 0):
+    """Every {w: c_w} with sum(w * c_w) == k and c_w <= available[w]."""
+    if i == len(ws):
+        if k == 0:
+            yield {}
+        return
+    w = ws[i]
+    for c in range(min(k // w, available[w]), -1, -1):
+        for rest in _weight_vectors(k - c * w, ws, available, i + 1):
+            yield {w: c, **rest}
+
+
+def _classify(problem: Problem):
+    """Split the constraints into cardinality items, equalities and units.
+
+    Returns (cards, equal_pairs, units, infeasible) where cards are
+    (k, primary?, vars) triples.  Raises NotExactCover.
+    """
+    primary = set(problem.primary)
+    cards: list[tuple[int, bool, tuple[int, ...]]] = []
+    units: list[int] = []
+    implications: set[tuple[int, int]] = set()  # (a, b) for clause (-a, b)
+    infeasible = False
+
+    def check_vars(c, vars_):
+        for v in vars_:
+            if abs(v) not in primary:
+                raise NotExactCover(f"{type(c).__name__} uses non-primary variable {abs(v)}: "
+                                    "an exact cover has options for primary variables only")
+
+    for c in problem.constraints:
+        if isinstance(c, ExactlyOne):
+            check_vars(c, c.vars)
+            cards.append((1, True, c.vars))
+        elif isinstance(c, Exactly):
+            check_vars(c, c.vars)
+            if c.k < 0 or c.k > len(c.vars):
+                infeasible = True
+            cards.append((max(c.k, 0), True, c.vars))
+        elif isinstance(c, AtMostOne):
+            check_vars(c, c.vars)
+            cards.append((1, False, c.vars))
+        elif isinstance(c, Clause):
+            check_vars(c, c.lits)
+            lits = set(c.lits)
+            if any(-l in lits for l in lits):
+                continue  # tautology
+            if not lits:
+                infeasible = True
+            elif len(lits) == 1:
+                units.append(next(iter(lits)))
+            elif len(lits) == 2:
+                a, b = sorted(lits)
+                if a < 0 and b < 0:
+                    cards.append((1, False, (-a, -b)))  # not both: a secondary item
+                elif a < 0 < b:
+                    implications.add((-a, b))
+                else:
+                    raise NotExactCover(f"clause {c.lits} (at least one of two) has no exact-cover form")
+            else:
+                raise NotExactCover(f"clause {c.lits} has no exact-cover form (only units, "
+                                    "equalities (-a, b), (a, -b) and (-a, -b) do)")
+        elif isinstance(c, Regular):
+            raise NotExactCover("Regular (automaton) constraints have no exact-cover form")
+        else:  # pragma: no cover - the IR is closed
+            raise NotExactCover(f"{type(c).__name__} has no exact-cover form")
+    equal_pairs = []
+    for a, b in implications:
+        if (b, a) not in implications:
+            raise NotExactCover(f"clause ({-a}, {b}) is an implication without its converse "
+                                f"({a}, {-b}); only equalities have an exact-cover form")
+        if a < b:
+            equal_pairs.append((a, b))
+    return cards, sorted(equal_pairs), units, infeasible
