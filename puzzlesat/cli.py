@@ -1,0 +1,86 @@
+"""The ``puzzlesat`` command: argument parsing, printing and exit codes only.
+
+Each subcommand is a module in ``puzzlesat.commands`` with ``NAME``, ``HELP``,
+``add_arguments(parser)`` and ``run(args) -> exit code``; add a module name to
+``COMMANDS`` to add a command.
+
+Exit codes: 0 done (solved / counted completely), 1 no solution,
+2 bad input (a one-line message, never a traceback), 3 incomplete (time
+limit, --limit on a count that had more, Ctrl-C: the count printed is a lower
+bound), 4 a back end returned a solution that fails verification, or back
+ends disagree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from .backends import BackendError
+from .encoders.cnf import EncodingError
+from .errors import InputError, VerificationError
+
+COMMANDS = ("solve", "count", "info", "list_cmd", "backends_cmd")
+
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL = 0, 1, 2, 3, 4
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's usage errors are bad input too: exit 2, one line
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="puzzlesat", description="Compile puzzles to SAT / CP-SAT, solve, count and verify them.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for modname in COMMANDS:
+        mod = importlib.import_module(f".commands.{modname}", __package__)
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
+        p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return args._run(args)
+    except (InputError, BackendError, EncodingError) as e:
+        print(f"puzzlesat: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except VerificationError as e:
+        print(f"puzzlesat: verification failed: {e}", file=sys.stderr)
+        return EXIT_INTERNAL
+    except KeyboardInterrupt:
+        print("puzzlesat: interrupted", file=sys.stderr)
+        return EXIT_INCOMPLETE
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def emit_json(obj) -> None:
+    json.dump(obj, sys.stdout, indent=None, default=str)
+    sys.stdout.write("\n")
+
+
+def use_color(args) -> bool:
+    import os
+
+    if getattr(args, "color", "auto") == "always":
+        return True
+    if getattr(args, "color", "auto") == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""Options and helpers shared by the commands."""
+
+from __future__ import annotations
+
+import sys
+
+from ..backends import BackendError
+from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
+from ..jobs import pick_backend
+from ..loading import load_puzzle
+
+
+def add_instance(p) -> None:
+    p.add_argument("instance", metavar="INSTANCE", help="a puzzle file, or the name of a bundled instance (puzzlesat list)")
+
+
+def add_backend_options(p, job: str) -> None:
+    default = "the fastest exact engine available" if job == "count" else "cadical195"
+    p.add_argument("--backend", "-b", metavar="NAME", help=f"engine (puzzlesat backends); default: {default}")
+    p.add_argument("--encoding", "-e", metavar="NAME", choices=list(ENCODINGS),
+                   help=f"CNF cardinality encoding: {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")
+    p.add_argument("--time-limit", "-t", type=_positive_float, metavar="S", help="give up after S seconds")
+
+
+def add_color_option(p) -> None:
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the board (default: when printing to a terminal)")
+
+
+def _positive_float(s: str) -> float:
+    import argparse
+
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {s!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {s!r}")
+    return v
+
+
+def positive_int(s: str) -> int:
+    import argparse
+
+    try:
+        v = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {s!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {s!r}")
+    return v
+
+
+def load(args):
+    puzzle = load_puzzle(args.instance)
+    problem = puzzle.compile()
+    return puzzle, problem
+
+
+def backend_for(args, problem, job):
+    if args.backend is None and args.encoding is not None and job == "count":
+        # an encoding only means something to a CNF engine
+        return pick_backend(problem, "cadical195", job, args.encoding)
+    return pick_backend(problem, args.backend, job, args.encoding)
+
+
+def note(msg: str) -> None:
+    print(msg, file=sys.stderr)

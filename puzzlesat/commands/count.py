@@ -1,0 +1,65 @@
+"""puzzlesat count: count all solutions, or those distinct up to symmetry."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import jobs
+from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
+from .common import add_backend_options, add_color_option, add_instance, backend_for, load, positive_int
+
+NAME = "count"
+HELP = "count solutions (--unique: up to the board's symmetries)"
+
+
+def add_arguments(p) -> None:
+    add_instance(p)
+    add_backend_options(p, "count")
+    add_color_option(p)
+    p.add_argument("--unique", "-u", action="store_true",
+                   help="count solutions distinct up to the puzzle's symmetries (rotations, reflections)")
+    p.add_argument("--limit", "-n", type=positive_int, metavar="N", help="stop after N solutions")
+    p.add_argument("--show", type=int, nargs="?", const=2, default=0, metavar="K",
+                   help="print the first K solutions found (default K=2)")
+    p.add_argument("--progress", action="store_true", default=None,
+                   help="show progress on stderr (default: when stderr is a terminal)")
+
+
+def run(args) -> int:
+    puzzle, problem = load(args)
+    backend = backend_for(args, problem, "count")
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
+                     keep=bool(args.show) or args.limit is not None and args.limit <= 2, progress=progress,
+                     problem=problem)
+    shown = out.solutions[: max(args.show, 2 if args.limit and args.limit <= 2 else 0)]
+    if args.json:
+        emit_json({
+            "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
+            "count": out.count, "unique": args.unique, "complete": out.complete,
+            "stopped_by": out.stopped_by, "backend": out.backend, "method": out.method,
+            "seconds": round(out.seconds, 6), "symmetries": len(problem.symmetries),
+            "expected": puzzle.expected.get("unique" if args.unique else "count"),
+            "reason": out.reason,
+            "solutions": [puzzle.solution_json(s) for s in shown],
+        })
+    else:
+        what = "solutions up to symmetry" if args.unique else "solutions"
+        if out.complete:
+            line = f"{out.count} {what}"
+            if args.limit == 2 and not args.unique:
+                line += " (unique)" if out.count == 1 else ""
+        else:
+            line = f"at least {out.count} {what}, incomplete (stopped by {out.stopped_by})"
+            if args.limit is not None and out.count >= args.limit and args.limit == 2:
+                line += ": not unique"
+        if out.reason:
+            line += f": {out.reason}"
+        sym = f", {len(problem.symmetries)} symmetries" if args.unique else ""
+        print(f"{line}\n{out.backend}, {out.method}{sym}, {out.seconds:.3f} s")
+        exp = puzzle.expected.get("unique" if args.unique else "count")
+        if exp is not None and out.complete and exp != out.count:
+            print(f"note: the instance file expects {exp}", file=sys.stderr)
+        for i, s in enumerate(shown, 1):
+            print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")
+    return EXIT_OK if out.complete else EXIT_INCOMPLETE

@@ -1,0 +1,66 @@
+"""puzzlesat info: what a compiled model looks like (the 1965 paper's table,
+plus variables and clauses per encoding)."""
+
+from __future__ import annotations
+
+from ..cli import EXIT_OK, emit_json
+from ..encoders.cnf import ENCODINGS, encode_cnf
+from .common import add_instance, load
+
+NAME = "info"
+HELP = "per-piece placements and orientations, and model sizes per encoding"
+
+
+def add_arguments(p) -> None:
+    add_instance(p)
+    p.add_argument("--encodings", metavar="LIST", default="pairwise,mixed,seqcounter,ladder,bitwise,totalizer",
+                   help="comma-separated CNF encodings to size up (default: %(default)s; 'all' for every one)")
+
+
+def run(args) -> int:
+    puzzle, problem = load(args)
+    names = list(ENCODINGS) if args.encodings == "all" else [e.strip() for e in args.encodings.split(",") if e.strip()]
+    bad = [e for e in names if e not in ENCODINGS]
+    if bad:
+        from ..encoders.cnf import EncodingError
+
+        raise EncodingError(f"unknown encoding {bad[0]!r}; choose from: {', '.join(ENCODINGS)}")
+    sizes = []
+    for e in names:
+        enc = encode_cnf(problem, e)
+        sizes.append({"encoding": e, "variables": enc.n_vars, "clauses": enc.n_clauses,
+                      "literals": sum(len(c) for c in enc.clauses)})
+    fam = puzzle.info(problem)
+    stats = problem.stats()
+    if args.json:
+        emit_json({"instance": args.instance, "title": puzzle.title, "family": puzzle.family,
+                   **fam, "problem": stats, "cnf": sizes, "area_mismatch": _mismatch(puzzle)})
+        return EXIT_OK
+    print(puzzle.title or args.instance)
+    if "pieces" in fam:
+        print(f"{fam.get('lattice', '')} board, {fam.get('board_cells')} cells to cover, "
+              f"{fam.get('board_symmetries')} board symmetries")
+        print(f"{'piece':<8}{'count':>6}{'cells':>6}{'orientations':>14}{'placements':>12}")
+        for p in fam["pieces"]:
+            print(f"{p['name']:<8}{p['count']:>6}{p['cells']:>6}{p['orientations']:>14}{p['placements']:>12}")
+        for f in fam.get("fixed", []):
+            print(f"fixed in place: {f['name']} at " + " ".join("(" + ",".join(map(str, c)) + ")" for c in f["cells"]))
+        for n in fam.get("notes", []):
+            print("note: " + n)
+    else:
+        for k, v in fam.items():
+            print(f"{k}: {v}")
+    mm = _mismatch(puzzle)
+    if mm:
+        print(f"no solution possible: {mm}")
+    print(f"\nproblem: {stats['variables']} variables ({stats['primary']} primary), constraints "
+          + ", ".join(f"{n} {k}" for k, n in stats["constraints"].items()))
+    print(f"{'encoding':<12}{'variables':>11}{'clauses':>11}{'literals':>12}")
+    for s in sizes:
+        print(f"{s['encoding']:<12}{s['variables']:>11}{s['clauses']:>11}{s['literals']:>12}")
+    return EXIT_OK
+
+
+def _mismatch(puzzle):
+    f = getattr(puzzle, "area_mismatch", None)
+    return f() if f else None

@@ -1,0 +1,60 @@
+"""puzzlesat solve: find one solution, verify it and draw it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import jobs
+from ..backends import Status
+from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
+from ..errors import InputError
+from .common import add_backend_options, add_color_option, add_instance, backend_for, load
+
+NAME = "solve"
+HELP = "solve a puzzle and print the verified solution"
+
+
+def add_arguments(p) -> None:
+    add_instance(p)
+    add_backend_options(p, "solve")
+    add_color_option(p)
+    p.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG")
+    p.add_argument("--png", metavar="FILE", help="also draw the solution as PNG (where the family can)")
+
+
+def run(args) -> int:
+    puzzle, problem = load(args)
+    backend = backend_for(args, problem, "solve")
+    out = jobs.solve(puzzle, backend, time_limit=args.time_limit, problem=problem)
+    if out.solution is not None:
+        if args.svg:
+            _write(args.svg, puzzle.render_svg(out.solution))
+        if args.png:
+            render_png = getattr(puzzle, "render_png", None)
+            if render_png is None:
+                raise InputError(f"--png: no PNG drawing for {puzzle.family} puzzles; use --svg")
+            render_png(out.solution, args.png)
+    if args.json:
+        emit_json({
+            "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
+            "status": out.status.value, "backend": out.backend, "seconds": round(out.seconds, 6),
+            "solution": puzzle.solution_json(out.solution) if out.solution is not None else None,
+            "reason": out.reason,
+        })
+    else:
+        if out.status == Status.SOLVED:
+            print(puzzle.render_text(out.solution, color=use_color(args)))
+            print(f"solved by {out.backend} in {out.seconds:.3f} s")
+        elif out.status == Status.NO_SOLUTION:
+            print("no solution" + (f": {out.reason}" if out.reason else f" (proved by {out.backend} in {out.seconds:.3f} s)"))
+        else:
+            print(f"unknown: {out.backend} found no solution and proved none impossible within the time limit "
+                  f"({out.seconds:.3f} s)")
+    return {Status.SOLVED: EXIT_OK, Status.NO_SOLUTION: EXIT_NO_SOLUTION}.get(out.status, EXIT_INCOMPLETE)
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror}", path) from None

@@ -1,0 +1,310 @@
+"""The jobs a user runs — solve, count, count up to symmetry — on any family
+and any back end.  Every solution a back end hands back is decoded and
+verified here, by the family's own checker.
+
+Counting up to symmetry (``unique``) never enumerates every raw solution when
+it can avoid it.  Let G be the problem's symmetry group and S its solutions.
+
+* If some ExactlyOne constraint C (a piece used once) is mapped onto itself by
+  all of G, every solution has exactly one variable of C true.  Pick one
+  representative r in each G-orbit of C's variables.  For a solution orbit O,
+  the solutions in O whose C-variable is r number |Stab(r)| / |Stab(s)|
+  (Stab(s) <= Stab(r) because s determines its C-variable).  Hence
+
+      #orbits = sum over reps r of  #(Stab(r)-orbits of solutions with r true).
+
+  When Stab(r) is trivial that term is a plain count; all such r are counted
+  in one run with the other C-variables forbidden.  When it is not, the term
+  is the same question on a smaller problem (r forced true) with the smaller
+  group Stab(r): recurse.
+* Without such a constraint, Burnside's lemma: #orbits = (1/|G|) sum over g
+  of #solutions fixed by g, a fixed solution being one with x == g(x) for
+  every variable (equalities that every back end takes as clauses).
+
+Both are exact when solutions are themselves symmetric and when pieces repeat
+(a repeated piece is one Exactly(k) constraint, never swapped copies).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+
+from .backends import Backend, BackendError, SearchResult, SolveResult, Status, get_backend
+from .backends.base import Deadline
+from .errors import VerificationError
+from .problem import Clause, ExactlyOne, Problem, equalities
+from .puzzle import Puzzle
+
+DEFAULT_SOLVE_BACKEND = "cadical195"
+#: engines tried in order when ``count`` is given no --backend
+COUNT_PREFERENCE = ("exact", "cadical195")
+
+
+# ---------------------------------------------------------------- back ends
+
+
+def pick_backend(problem: Problem, name: str | None, job: str, encoding: str | None = None) -> Backend:
+    """The named back end, or the default for ``job`` ("solve"/"count")."""
+    if name is not None:
+        be = get_backend(name, encoding=encoding)
+        why = be.supports(problem)
+        if why:
+            raise BackendError(f"backend {name!r} cannot take this problem: {why}")
+        return be
+    prefs = COUNT_PREFERENCE if job == "count" else (DEFAULT_SOLVE_BACKEND,)
+    for cand in prefs:
+        try:
+            be = get_backend(cand, encoding=encoding) if cand != "exact" else get_backend(cand)
+        except BackendError:
+            continue
+        if be.supports(problem) is None:
+            return be
+    return get_backend(DEFAULT_SOLVE_BACKEND, encoding=encoding)
+
+
+# -------------------------------------------------------------------- solve
+
+
+@dataclass
+class SolveOutcome:
+    status: Status
+    solution: object | None
+    backend: str
+    seconds: float
+    reason: str | None = None  # why there is no solution, when known without solving
+
+
+def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float | None = None,
+          problem: Problem | None = None) -> SolveOutcome:
+    problem = problem or puzzle.compile()
+    reason = _precheck(puzzle)
+    if reason:
+        return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason)
+    backend = backend or pick_backend(problem, None, "solve")
+    r: SolveResult = backend.solve(problem, time_limit=time_limit)
+    sol = None
+    if r.status == Status.SOLVED:
+        sol = decode_verified(puzzle, problem, r.assignment, backend.name)
+    return SolveOutcome(r.status, sol, r.backend, r.seconds)
+
+
+def decode_verified(puzzle: Puzzle, problem: Problem, assignment: frozenset, backend: str):
+    sol = puzzle.decode(problem, assignment)
+    try:
+        puzzle.verify(sol)
+    except VerificationError as e:
+        raise VerificationError(f"backend {backend} returned an invalid solution: {e}") from None
+    return sol
+
+
+def _precheck(puzzle: Puzzle) -> str | None:
+    check = getattr(puzzle, "area_mismatch", None) or getattr(puzzle, "precheck", None)
+    return check() if check else None
+
+
+# -------------------------------------------------------------------- count
+
+
+@dataclass
+class CountOutcome:
+    count: int
+    complete: bool
+    unique: bool
+    backend: str
+    seconds: float
+    stopped_by: str | None = None
+    method: str = "enumerate"
+    reason: str | None = None
+    solutions: list = field(default_factory=list)  # decoded, when kept
+    subproblems: int = 1
+
+
+class Progress:
+    """Solutions so far, rate and elapsed time on stderr, at most 5 times a second."""
+
+    def __init__(self, enabled: bool, label: str = "counting"):
+        self.enabled = enabled
+        self.label = label
+        self.start = time.perf_counter()
+        self.last = 0.0
+        self.n = 0
+        self.shown = False
+
+    def tick(self, k: int = 1, extra: str = "") -> None:
+        self.n += k
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self.last >= 0.2:
+            self.last = now
+            el = now - self.start
+            rate = self.n / el if el > 0 else 0.0
+            sys.stderr.write(f"\r{self.label}: {self.n} solutions, {rate:.1f}/s, {el:.1f}s {extra}\x1b[K")
+            sys.stderr.flush()
+            self.shown = True
+
+    def done(self) -> None:
+        if self.enabled and self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+class _Counter:
+    """Runs the sub-counts of one count job under one deadline and limit,
+    verifying every solution a back end hands back."""
+
+    def __init__(self, puzzle, backend, limit, deadline, keep, progress):
+        self.puzzle, self.backend, self.limit = puzzle, backend, limit
+        self.deadline, self.keep, self.progress = deadline, keep, progress
+        self.solutions: list = []
+        self.raw_found = 0
+        self.stopped_by: str | None = None
+        self.runs = 0
+
+    def run(self, problem: Problem, *, keep: bool, budget: int | None) -> SearchResult:
+        self.runs += 1
+        keep_here = keep and self.keep
+
+        def on_solution(sol):
+            self.raw_found += 1
+            decoded = decode_verified(self.puzzle, problem, sol, self.backend.name)
+            if keep_here:
+                self.solutions.append(decoded)
+            self.progress.tick()
+            return None
+
+        remaining = self.deadline.remaining()
+        if remaining is not None and remaining <= 0:
+            self.stopped_by = self.stopped_by or "time-limit"
+            return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
+        cb = on_solution if self.backend.can_enumerate else None
+        r = self.backend.search(problem, limit=budget, time_limit=remaining, on_solution=cb)
+        if not r.complete:
+            self.stopped_by = self.stopped_by or r.stopped_by
+        if not self.backend.can_enumerate:
+            self.progress.tick(r.count)
+        return r
+
+
+def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,
+          time_limit: float | None = None, keep: bool = False, progress: bool = False,
+          problem: Problem | None = None) -> CountOutcome:
+    """Count solutions (``unique``: up to the puzzle's symmetries), exactly
+    unless a limit, the time limit or Ctrl-C stops it (then ``complete`` is
+    False and ``count`` a lower bound)."""
+    problem = problem or puzzle.compile()
+    reason = _precheck(puzzle)
+    if reason:
+        return CountOutcome(0, True, unique, backend.name if backend else "-", 0.0, reason=reason)
+    backend = backend or pick_backend(problem, None, "count")
+    if keep and not backend.can_enumerate:
+        raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
+    deadline = Deadline(time_limit)
+    prog = Progress(progress)
+    ctr = _Counter(puzzle, backend, limit, deadline, keep, prog)
+    try:
+        if unique and len(problem.symmetries) > 1:
+            n, complete = _orbits(ctr, problem, problem.symmetries, frozenset(), limit)
+            method = "symmetry-reduced"
+        else:
+            r = ctr.run(problem, keep=True, budget=limit)
+            n, complete = r.count, r.complete
+            method = "enumerate" if backend.can_enumerate else "model-count"
+    except KeyboardInterrupt:
+        n, complete = 0, False
+        ctr.stopped_by = "interrupted"
+        method = "interrupted"
+    finally:
+        prog.done()
+    return CountOutcome(n, complete, unique, backend.name, deadline.elapsed(), ctr.stopped_by,
+                        method, None, ctr.solutions, ctr.runs)
+
+
+def _invariant_exactly_one(problem: Problem, group: list[dict[int, int]], forced: frozenset):
+    """The best ExactlyOne constraint that every symmetry maps onto itself,
+    with its orbits; None if there is none."""
+    best = None
+    for c in problem.constraints:
+        if not isinstance(c, ExactlyOne) or forced & set(c.vars):
+            continue
+        vs = set(c.vars)
+        if not all(all(g.get(v, v) in vs for v in c.vars) for g in group):
+            continue
+        orbits = _orbits_of(c.vars, group)
+        free = sum(1 for orb in orbits if len(orb) == len(group))
+        score = (free / max(1, len(orbits)), -len(c.vars))
+        if best is None or score > best[0]:
+            best = (score, c, orbits)
+    return None if best is None else (best[1], best[2])
+
+
+def _orbits_of(vars_, group) -> list[list[int]]:
+    seen = set()
+    out = []
+    for v in sorted(vars_):
+        if v in seen:
+            continue
+        orb = sorted({g.get(v, v) for g in group})
+        seen.update(orb)
+        out.append(orb)
+    return out
+
+
+def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]], forced: frozenset,
+            limit: int | None) -> tuple[int, bool]:
+    """Number of group-orbits of solutions of ``problem`` (see module doc)."""
+    if len(group) == 1:
+        r = ctr.run(problem, keep=True, budget=limit)
+        return r.count, r.complete
+    found = _invariant_exactly_one(problem, group, forced)
+    if found is None:
+        return _burnside(ctr, problem, group, limit)
+    c, orbits = found
+    reps = [orb[0] for orb in orbits]
+    stab = {r: [g for g in group if g.get(r, r) == r] for r in reps}
+    free_reps = [r for r in reps if len(stab[r]) == 1]
+    total, complete = 0, True
+    if free_reps:
+        keep_vars = set(free_reps)
+        units = [Clause((-v,)) for v in c.vars if v not in keep_vars]
+        r = ctr.run(problem.with_constraints(units), keep=True, budget=limit)
+        total += r.count
+        complete = r.complete
+    for rep in reps:
+        if len(stab[rep]) == 1:
+            continue
+        if not complete or (limit is not None and total >= limit):
+            return total, False
+        sub = problem.with_constraints([Clause((rep,))], symmetries=stab[rep])
+        n, ok = _orbits(ctr, sub, stab[rep], forced | {rep}, None if limit is None else limit - total)
+        total += n
+        complete = complete and ok
+    return total, complete
+
+
+def _burnside(ctr: _Counter, problem: Problem, group, limit) -> tuple[int, bool]:
+    """(1/|G|) sum_g fix(g); the identity term is the raw count."""
+    fixed_sum = 0
+    identity_partial = None
+    for g in group:
+        if not g:  # identity
+            r = ctr.run(problem, keep=True, budget=None if limit is None else limit * len(group))
+            if not r.complete:
+                identity_partial = r.count
+                break
+            fixed_sum += r.count
+        else:
+            r = ctr.run(problem.with_constraints(equalities(g)), keep=False, budget=None)
+            if not r.complete:
+                identity_partial = 0
+                break
+            fixed_sum += r.count
+    if identity_partial is not None:
+        # the raw solutions found so far lie in at least ceil(n/|G|) orbits
+        return math.ceil(identity_partial / len(group)), False
+    if fixed_sum % len(group):
+        raise ArithmeticError(f"Burnside sum {fixed_sum} not divisible by |G| = {len(group)}")
+    return fixed_sum // len(group), True

@@ -1,0 +1,103 @@
+"""Turning parsed piece and board descriptions into a checked Tiling.
+
+Shared by every tiling file format, so that all of them merge repeated
+pieces, fix pieces in place and report problems the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from ...errors import InputError
+from .geometry import canonical, normalize
+from .lattice import Lattice, Point
+from .puzzle import Piece, Tiling
+
+
+@dataclass
+class PieceSpec:
+    name: str
+    cells: list[Point]
+    count: int = 1
+    one_sided: bool = False
+    line: int | None = None
+
+
+def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
+                 dims: tuple[int, ...] | None = None, board: set[Point] | None = None,
+                 holes_or_fixed: list[tuple[str, list[Point], int | None]] = (),
+                 title: str = "", source: str | None = None, expected: dict | None = None) -> Tiling:
+    """``dims`` (a box of lattice cells) or ``board`` (explicit cells) gives
+    the region; each ``holes_or_fixed`` entry is (symbol, cells, line): symbol
+    ``*`` reserves holes, a piece name fixes one copy of that piece there."""
+    if board is None:
+        board = set(product(*[range(n) for n in dims]))
+    board = set(board)
+    notes: list[str] = []
+
+    merged: dict[str, Piece] = {}
+    shape_owner: dict[tuple, str] = {}
+    for spec in pieces:
+        if spec.count < 1:
+            raise InputError(f"piece {spec.name}: count must be at least 1, got {spec.count}", path, spec.line)
+        for c in spec.cells:
+            if not lattice.is_cell(c):
+                raise InputError(f"piece {spec.name}: {c} is not a cell of the {lattice.name} lattice", path, spec.line)
+        shape = normalize(lattice, spec.cells)
+        group = lattice.group(spec.one_sided)
+        key = (canonical(lattice, shape, group), spec.one_sided)
+        if spec.name in merged:
+            prev = merged[spec.name]
+            if canonical(lattice, prev.cells, group) != key[0] or prev.one_sided != spec.one_sided:
+                raise InputError(f"piece {spec.name} defined again with a different shape "
+                                 f"(first at line {prev.line})", path, spec.line)
+            prev.count += spec.count
+            continue
+        if key in shape_owner:
+            # identical pieces are one piece with a count, or swaps would count twice
+            first = merged[shape_owner[key]]
+            first.count += spec.count
+            notes.append(f"piece {spec.name} is identical to piece {first.name}: "
+                         f"counted as one piece {first.name} with count {first.count}")
+            continue
+        shape_owner[key] = spec.name
+        merged[spec.name] = Piece(spec.name, shape, spec.count, spec.one_sided, spec.line)
+
+    holes: set[Point] = set()
+    fixed: list[tuple[str, tuple]] = []
+    for sym, cells, line in holes_or_fixed:
+        for c in cells:
+            if c not in board:
+                raise InputError(f"reserved cell {_fmt(c)} is not on the board", path, line)
+            if c in holes or any(c in fc for _, fc in fixed):
+                raise InputError(f"cell {_fmt(c)} is reserved twice", path, line)
+        if sym == "*":
+            holes.update(cells)
+            continue
+        piece = merged.get(sym)
+        if piece is None:
+            raise InputError(f"RESERVE ({sym}) names no ELEMENT; use (*) for holes", path, line)
+        if not _is_image(lattice, piece, cells):
+            raise InputError(f"RESERVE ({sym}): these cells are not a placement of piece {sym}", path, line)
+        if piece.count == 0:
+            raise InputError(f"RESERVE ({sym}): every copy of piece {sym} is already fixed", path, line)
+        piece.count -= 1
+        fixed.append((sym, tuple(sorted(cells))))
+    fixed_cells = {c for _, cells in fixed for c in cells}
+    free = frozenset(board - holes - fixed_cells)
+    live = [p for p in merged.values() if p.count > 0]
+    return Tiling(lattice=lattice, board=free, pieces=live, fixed=fixed, holes=frozenset(holes),
+                  dims=tuple(dims) if dims else None, title=title, path=path, expected=expected or {},
+                  notes=notes, source=source)
+
+
+def _is_image(lattice: Lattice, piece: Piece, cells) -> bool:
+    target = normalize(lattice, cells)
+    return any(normalize(lattice, [tuple(sum(m[i][j] * p[j] for j in range(len(p))) for i in range(len(m)))
+                                   for p in piece.cells]) == target
+               for m in lattice.group(piece.one_sided))
+
+
+def _fmt(c) -> str:
+    return "(" + ", ".join(str(x + 1) for x in c) + ")"

@@ -1,0 +1,123 @@
+"""Orientations, placements, board symmetries and polyform sets, for any lattice.
+
+Plain functions of point sets; no lattice-specific code: the lattice supplies
+its point group, translation test, anchors and neighbours.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .lattice import Lattice, Matrix, Point, apply
+
+Shape = tuple[Point, ...]  # sorted cells
+
+
+def sub(a: Point, b: Point) -> Point:
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def add(a: Point, b: Point) -> Point:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def normalize(lattice: Lattice, cells: Iterable[Point]) -> Shape:
+    """The translation-canonical form: the smallest cell moved to its anchor."""
+    pts = sorted(cells)
+    shift = sub(lattice.anchor(pts[0]), pts[0])
+    return tuple(add(p, shift) for p in pts)
+
+
+def transform(m: Matrix, cells: Iterable[Point]) -> list[Point]:
+    return [apply(m, p) for p in cells]
+
+
+def orientations(lattice: Lattice, cells: Iterable[Point], group: list[Matrix]) -> list[Shape]:
+    """Distinct normalised images of a shape under ``group``, in group order."""
+    seen: dict[Shape, None] = {}
+    cells = list(cells)
+    for m in group:
+        seen.setdefault(normalize(lattice, transform(m, cells)), None)
+    return list(seen)
+
+
+def canonical(lattice: Lattice, cells: Iterable[Point], group: list[Matrix]) -> Shape:
+    """One representative of the shape's class under ``group`` (the least)."""
+    return min(orientations(lattice, cells, group))
+
+
+def placements(lattice: Lattice, board: frozenset[Point], shapes: list[Shape]) -> list[tuple[int, Shape]]:
+    """Every (orientation index, cells) image of the shapes inside the board.
+
+    Each shape is anchored at its smallest cell; a placement puts that cell on
+    a board cell reachable by a lattice translation.  Distinct shapes give
+    distinct cell sets, so the result has no duplicates.
+    """
+    out = []
+    board_sorted = sorted(board)
+    for k, shape in enumerate(shapes):
+        a = shape[0]
+        for b in board_sorted:
+            t = sub(b, a)
+            if not lattice.is_translation(t):
+                continue
+            cells = tuple(add(p, t) for p in shape)
+            if all(c in board for c in cells):
+                out.append((k, cells))
+    return out
+
+
+def board_symmetries(lattice: Lattice, board: frozenset[Point]) -> list[tuple[Matrix, Point]]:
+    """Affine maps x -> M x + t (M in the full point group) taking the board
+    onto itself, identity first."""
+    out = []
+    if not board:
+        return out
+    lo = min(board)
+    for m in lattice.point_group:
+        image = transform(m, board)
+        t = sub(lo, min(image))
+        if not lattice.is_translation(t):
+            continue
+        if all(add(p, t) in board for p in image):
+            out.append((m, t))
+    return out
+
+
+def apply_affine(g: tuple[Matrix, Point], cells: Iterable[Point]) -> Shape:
+    m, t = g
+    return tuple(sorted(add(apply(m, p), t) for p in cells))
+
+
+def is_connected(lattice: Lattice, cells: Iterable[Point]) -> bool:
+    cells = set(cells)
+    if not cells:
+        return True
+    start = next(iter(cells))
+    seen = {start}
+    stack = [start]
+    while stack:
+        p = stack.pop()
+        for q in lattice.neighbours(p):
+            if q in cells and q not in seen:
+                seen.add(q)
+                stack.append(q)
+    return len(seen) == len(cells)
+
+
+def polyforms(lattice: Lattice, n: int, one_sided: bool = False) -> list[Shape]:
+    """All connected n-cell shapes up to the piece group (free or one-sided),
+    each as its canonical form, sorted.  Grown cell by cell (Redelmeier-free
+    but fine for the sizes puzzles use)."""
+    group = lattice.group(one_sided)
+    level = {canonical(lattice, [s], group) for s in lattice.seed_cells()}
+    for _ in range(n - 1):
+        nxt = set()
+        for shape in level:
+            cells = set(shape)
+            for p in shape:
+                for q in lattice.neighbours(p):
+                    if q not in cells and lattice.is_cell(q):
+                        nxt.add(canonical(lattice, cells | {q}, group))
+        level = nxt
+    return sorted(level, key=lambda s: (s, ))

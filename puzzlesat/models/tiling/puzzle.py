@@ -1,0 +1,218 @@
+"""The tiling puzzle: pieces with counts on a board of lattice cells.
+
+Compiles to one placement indicator per distinct image of a piece inside the
+board, ExactlyOne per board cell and Exactly(count) per piece; the board's
+symmetries become permutations of the placement indicators.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ...errors import InputError, VerificationError
+from ...problem import Problem
+from ...puzzle import Puzzle
+from . import render
+from .geometry import Shape, apply_affine, board_symmetries, normalize, orientations, placements
+from .lattice import Lattice, Point
+
+
+class Place(NamedTuple):
+    """Meaning of a placement variable: piece, orientation index, cells."""
+
+    piece: str
+    orientation: int
+    cells: Shape
+
+    def __str__(self) -> str:
+        cells = " ".join("(" + ",".join(str(c + 1) for c in p) + ")" for p in self.cells)
+        return f"place {self.piece} orientation {self.orientation} cells {cells}"
+
+
+@dataclass
+class Piece:
+    name: str
+    cells: Shape
+    count: int = 1
+    one_sided: bool = False
+    line: int | None = None  # where the file defined it
+
+
+@dataclass
+class TilingSolution:
+    """Each piece copy as (piece name, cells); fixed pieces included."""
+
+    placements: list[tuple[str, Shape]]
+
+
+@dataclass
+class Tiling(Puzzle):
+    lattice: Lattice
+    board: frozenset  # the cells to cover (holes and fixed pieces excluded)
+    pieces: list[Piece]
+    fixed: list[tuple[str, Shape]] = field(default_factory=list)  # pieces fixed in place
+    holes: frozenset = frozenset()  # reserved cells nobody covers (for drawing)
+    dims: tuple[int, ...] | None = None  # box size, for square/cubic rendering
+    title: str = ""
+    path: str | None = None
+    expected: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    source: str | None = None
+    family: str = "tiling"
+
+    # ------------------------------------------------------------ compiling
+    def piece(self, name: str) -> Piece:
+        return next(p for p in self.pieces if p.name == name)
+
+    def orientations_of(self, piece: Piece) -> list[Shape]:
+        return orientations(self.lattice, piece.cells, self.lattice.group(piece.one_sided))
+
+    def area_mismatch(self) -> str | None:
+        """Why no tiling can exist by counting cells, or None."""
+        area = sum(len(p.cells) * p.count for p in self.pieces)
+        if area != len(self.board):
+            return (f"the pieces cover {area} cells but the board has {len(self.board)} free cells")
+        return None
+
+    def compile(self) -> Problem:
+        if getattr(self, "_problem", None) is not None:
+            return self._problem
+        prob = Problem(fixed_weight=True)
+        by_cell: dict[Point, list[int]] = {c: [] for c in sorted(self.board)}
+        self._orient_used: dict[str, set[int]] = {}
+        for piece in self.pieces:
+            shapes = self.orientations_of(piece)
+            vs = []
+            used = set()
+            for k, cells in placements(self.lattice, self.board, shapes):
+                v = prob.var(Place(piece.name, k, cells))
+                vs.append(v)
+                used.add(k)
+                for c in cells:
+                    by_cell[c].append(v)
+            if not vs:
+                raise InputError(f"piece {piece.name} fits nowhere on the board", self.path, piece.line)
+            self._orient_used[piece.name] = used
+            prob.exactly(piece.count, vs)
+        for cell, vs in by_cell.items():
+            prob.exactly_one(vs)
+        prob.symmetries = self._symmetries(prob)
+        self._problem = prob
+        return prob
+
+    def _symmetries(self, prob: Problem) -> list[dict[int, int]]:
+        """The board symmetries that map every placement to a placement (all
+        of them for free pieces; the rotations only, when a one-sided piece's
+        mirror image is not a piece), as permutations of placement variables."""
+        orient_index = {p.name: {s: k for k, s in enumerate(self.orientations_of(p))} for p in self.pieces}
+        out = []
+        for g in board_symmetries(self.lattice, self.board):
+            perm = {}
+            ok = True
+            for v in prob.primary:
+                m: Place = prob.meaning(v)
+                cells = apply_affine(g, m.cells)
+                k = orient_index[m.piece].get(normalize(self.lattice, cells))
+                w = None if k is None else prob.lookup(Place(m.piece, k, cells))
+                if w is None:
+                    ok = False
+                    break
+                if w != v:
+                    perm[v] = w
+            if ok:
+                out.append(perm)
+        return out
+
+    # ------------------------------------------------------------- decoding
+    def decode(self, problem: Problem, assignment: frozenset) -> TilingSolution:
+        pls = list(self.fixed)
+        for v in sorted(assignment):
+            m = problem.meaning(v)
+            pls.append((m.piece, m.cells))
+        return TilingSolution(pls)
+
+    def verify(self, solution: TilingSolution) -> None:
+        """Check the rules directly: every free cell covered exactly once, no
+        hole covered, each piece used its count times, each placement a
+        rotation/reflection (as the piece allows) plus translation of its piece."""
+        counts: dict[str, int] = {}
+        covered: dict[Point, str] = {}
+        fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
+        pieces = {p.name: p for p in self.pieces}
+        for name, cells in solution.placements:
+            is_fixed = (name, tuple(sorted(cells))) in fixed
+            if name not in pieces and not is_fixed:
+                raise VerificationError(f"unknown piece {name!r} placed at {_fmt(cells)}")
+            for c in cells:
+                if c in covered:
+                    raise VerificationError(f"cell {_fmt([c])} covered by both {covered[c]} and {name}")
+                if c not in self.board and not is_fixed:
+                    raise VerificationError(f"piece {name} covers {_fmt([c])}, which is not a free cell of the board")
+                covered[c] = name
+            if is_fixed:
+                continue
+            counts[name] = counts.get(name, 0) + 1
+            if not _congruent(self.lattice, pieces[name], cells):
+                raise VerificationError(f"piece {name} placed at {_fmt(cells)} is not an image of its shape")
+        for c in sorted(self.board):
+            if c not in covered:
+                raise VerificationError(f"cell {_fmt([c])} is not covered")
+        for p in self.pieces:
+            if counts.get(p.name, 0) != p.count:
+                raise VerificationError(f"piece {p.name} used {counts.get(p.name, 0)} times, expected {p.count}")
+
+    # ------------------------------------------------------------ rendering
+    def render_text(self, solution: TilingSolution, color: bool = False) -> str:
+        return render.text(self, solution, color)
+
+    def render_svg(self, solution: TilingSolution) -> str:
+        return render.svg(self, solution)
+
+    def solution_json(self, solution: TilingSolution):
+        out = {"placements": [{"piece": n, "cells": [[x + 1 for x in c] for c in cells]}
+                              for n, cells in solution.placements]}
+        if self.lattice.name == "square" and self.dims:
+            out["rows"] = render.text(self, solution, False).splitlines()
+        return out
+
+    def info(self, problem: Problem) -> dict:
+        placements_per = {p.name: 0 for p in self.pieces}
+        for v in problem.primary:
+            placements_per[problem.meaning(v).piece] += 1
+        return {
+            "lattice": self.lattice.name,
+            "board_cells": len(self.board),
+            "pieces": [
+                {"name": p.name, "count": p.count, "cells": len(p.cells), "one_sided": p.one_sided,
+                 "placements": placements_per[p.name],
+                 "orientations": len(self._orient_used.get(p.name, ())),
+                 "orientations_free": len(self.orientations_of(p))}
+                for p in self.pieces
+            ],
+            "fixed": [{"name": n, "cells": [[x + 1 for x in c] for c in cells]} for n, cells in self.fixed],
+            "board_symmetries": len(problem.symmetries),
+            "notes": self.notes,
+        }
+
+    def describe_var(self, meaning) -> str:
+        return str(meaning)
+
+
+def _fmt(cells) -> str:
+    return " ".join("(" + ", ".join(str(x + 1) for x in c) + ")" for c in cells)
+
+
+def _congruent(lattice: Lattice, piece: Piece, cells) -> bool:
+    """Is ``cells`` M.piece + t for some M in the piece's group and lattice
+    translation t?  Written without the placement generator's normalisation."""
+    target = set(cells)
+    if len(target) != len(piece.cells) or len(target) != len(cells):
+        return False
+    lo = min(target)
+    for m in lattice.group(piece.one_sided):
+        img = [tuple(sum(m[i][j] * p[j] for j in range(len(p))) for i in range(len(m))) for p in piece.cells]
+        t = tuple(a - b for a, b in zip(lo, min(img)))
+        if lattice.is_translation(t) and {tuple(a + b for a, b in zip(p, t)) for p in img} == target:
+            return True
+    return False
