@@ -1,0 +1,283 @@
+"""The "exact" back end (miniexact): counts, solutions, limits, interrupts.
+
+Counts are cross-checked against brute force over all 2^n assignments and
+against the PySAT back end.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import signal
+import threading
+import time
+
+import pytest
+
+from puzzlesat.backends import BackendError, Status, get_backend
+from puzzlesat.problem import Automaton, Clause, Problem, equalities
+
+# ------------------------------------------------------------------ helpers (also used by test_ganak)
+
+
+def dominoes(rows: int, cols: int) -> Problem:
+    """Domino tilings of a rows x cols board: one ExactlyOne per cell."""
+    p = Problem(fixed_weight=True)
+    cover: dict = {}
+    for r in range(rows):
+        for c in range(cols):
+            for r2, c2 in ((r, c + 1), (r + 1, c)):
+                if r2 < rows and c2 < cols:
+                    v = p.var(("domino", (r, c), (r2, c2)))
+                    cover.setdefault((r, c), []).append(v)
+                    cover.setdefault((r2, c2), []).append(v)
+    for cell in sorted(cover):
+        p.exactly_one(cover[cell])
+    return p
+
+
+def rotate180(p: Problem, rows: int, cols: int) -> dict[int, int]:
+    """The half-turn of a dominoes() board as a permutation of its variables."""
+    perm = {}
+    for v in p.primary:
+        _, (r1, c1), (r2, c2) = p.meaning(v)
+        image = sorted([(rows - 1 - r1, cols - 1 - c1), (rows - 1 - r2, cols - 1 - c2)])
+        perm[v] = p.lookup(("domino", *image))
+    return perm
+
+
+def two_kinds(n_a: int, n_b: int, length: int) -> Problem:
+    """A 1 x length strip covered by n_a identical monominoes A and n_b
+    identical dominoes B: Exactly(k) per piece kind, ExactlyOne per cell."""
+    p = Problem(fixed_weight=True)
+    cells: dict = {}
+    a = [p.var(("A", i)) for i in range(length)]
+    b = [p.var(("B", i)) for i in range(length - 1)]
+    for i, v in enumerate(a):
+        cells.setdefault(i, []).append(v)
+    for i, v in enumerate(b):
+        cells.setdefault(i, []).append(v)
+        cells.setdefault(i + 1, []).append(v)
+    p.exactly(n_a, a)
+    p.exactly(n_b, b)
+    for i in sorted(cells):
+        p.exactly_one(cells[i])
+    return p
+
+
+def brute_force(problem: Problem) -> set[frozenset]:
+    n = problem.n_vars
+    out = set()
+    for bits in itertools.product((0, 1), repeat=n):
+        true = frozenset(v for v, b in zip(range(1, n + 1), bits) if b)
+        if problem.is_satisfied_by(true):
+            out.add(true)
+    return out
+
+
+def random_problem(rng: random.Random, n: int) -> Problem:
+    """Random exact-cover shapes: ExactlyOne, Exactly(k), AtMostOne, equalities, units."""
+    p = Problem()
+    vs = [p.var(i) for i in range(n)]
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.choice(["one", "k", "k", "amo"])
+        group = rng.sample(vs, rng.randint(1, n))
+        if kind == "one":
+            p.exactly_one(group)
+        elif kind == "k":
+            p.exactly(rng.randint(0, min(4, len(group))), group)
+        else:
+            p.at_most_one(group)
+    for _ in range(rng.randint(0, 3)):
+        a, b = rng.sample(vs, 2)
+        p.add(Clause((-a, b)))
+        p.add(Clause((a, -b)))
+    if rng.random() < 0.3:
+        p.clause([rng.choice(vs) * rng.choice((1, -1))])
+    return p
+
+
+@pytest.fixture(scope="module")
+def exact():
+    return get_backend("exact")
+
+
+# -------------------------------------------------------------------- counts
+
+
+@pytest.mark.parametrize("rows, cols, n", [(2, 3, 3), (2, 4, 5), (3, 4, 11), (4, 4, 36), (6, 6, 6728)])
+def test_domino_counts(exact, rows, cols, n):
+    p = dominoes(rows, cols)
+    r = exact.count(p)
+    assert (r.count, r.complete, r.stopped_by) == (n, True, None)
+    assert r.stats["algorithm"] == "x"
+    if rows * cols <= 16:
+        assert get_backend("cadical195").count(p).count == n
+
+
+def test_enumerated_solutions_are_the_brute_force_ones(exact):
+    p = dominoes(2, 4)
+    r = exact.enumerate(p)
+    assert len(r.solutions) == r.count == 5
+    assert set(r.solutions) == brute_force(p)
+
+
+@pytest.mark.parametrize("n_a, n_b, length", [(2, 1, 4), (1, 2, 5), (3, 2, 7), (0, 3, 6), (2, 2, 5)])
+def test_repeated_pieces_use_algorithm_m(exact, n_a, n_b, length):
+    p = two_kinds(n_a, n_b, length)
+    r = exact.count(p)
+    assert r.stats["algorithm"] == "m"
+    assert r.count == len(brute_force(p)) == get_backend("cadical195").count(p).count
+
+
+def test_x_refuses_multiplicities():
+    assert "more than once" in get_backend("exact", algorithm="x").supports(two_kinds(2, 1, 4))
+
+
+@pytest.mark.parametrize("algorithm", ["x", "c", "m"])
+def test_every_algorithm_counts_plain_covers(algorithm):
+    assert get_backend("exact", algorithm=algorithm).count(dominoes(4, 4)).count == 36
+
+
+def test_secondary_items(exact):
+    # cells of a 1x4 strip: each at most once covered by monominoes/dominoes
+    p = Problem()
+    vs = [p.var(("A", i)) for i in range(4)] + [p.var(("B", i)) for i in range(3)]
+    for i in range(4):
+        p.at_most_one([vs[i]] + [vs[4 + j] for j in (i - 1, i) if 0 <= j < 3])
+    r = exact.enumerate(p)
+    assert set(r.solutions) == brute_force(p)
+    assert r.count == 29  # partial tilings of a 1x4 strip: f(n) = 2 f(n-1) + f(n-2)
+
+
+def test_burnside_fixed_points(exact):
+    # the 4x4 board's domino tilings fixed by the half-turn
+    p = dominoes(4, 4)
+    fixed = p.with_constraints(equalities(rotate180(p, 4, 4)))
+    want = get_backend("cadical195").count(fixed).count
+    assert exact.count(fixed).count == want == 8
+    small = dominoes(2, 4)
+    fixed_small = small.with_constraints(equalities(rotate180(small, 2, 4)))
+    assert set(exact.enumerate(fixed_small).solutions) == brute_force(fixed_small)
+
+
+def test_burnside_with_repeated_pieces(exact):
+    # strip of 2 monominoes + 2 dominoes, fixed by reversal: weighted options
+    n = 6
+    p = two_kinds(2, 2, n)
+    rev = {p.lookup(("A", i)): p.lookup(("A", n - 1 - i)) for i in range(n)}
+    rev.update({p.lookup(("B", i)): p.lookup(("B", n - 2 - i)) for i in range(n - 1)})
+    fixed = p.with_constraints(equalities(rev))
+    r = exact.enumerate(fixed)
+    assert set(r.solutions) == brute_force(fixed)
+    assert r.count == get_backend("cadical195").count(fixed).count
+
+
+def test_weighted_options_split_into_cases(exact):
+    # exactly 2 of 4 with x1 == x2: the merged option counts 2 toward the item
+    p = Problem()
+    xs = [p.var(i) for i in range(4)]
+    p.exactly(2, xs)
+    p.exactly_one([xs[0], xs[2], xs[3]])
+    fixed = p.with_constraints(equalities({xs[0]: xs[1], xs[1]: xs[0]}))
+    r = exact.enumerate(fixed)
+    assert r.stats["cases"] == 2
+    assert set(r.solutions) == brute_force(fixed) == {frozenset({1, 2})}
+
+
+def test_unit_clauses(exact):
+    p = dominoes(3, 4)
+    v = p.primary[0]
+    out = exact.count(p.with_constraints([Clause((-v,))])).count
+    into = exact.count(p.with_constraints([Clause((v,))])).count
+    assert out + into == 11 and out and into
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_problems(exact, seed):
+    rng = random.Random(seed)
+    p = random_problem(rng, rng.randint(2, 8))
+    want = brute_force(p)
+    r = exact.enumerate(p)
+    assert len(r.solutions) == len(set(r.solutions)) == r.count
+    assert set(r.solutions) == want
+
+
+def test_no_solution(exact):
+    p = dominoes(3, 3)
+    r = exact.count(p)
+    assert (r.count, r.complete) == (0, True)
+    assert exact.solve(p).status is Status.NO_SOLUTION
+
+
+def test_empty_problem_has_one_solution(exact):
+    assert exact.count(Problem()).count == 1
+
+
+def test_solve(exact):
+    p = dominoes(4, 4)
+    s = exact.solve(p)
+    assert s.status is Status.SOLVED and p.is_satisfied_by(s.assignment)
+
+
+# ---------------------------------------------------------- stopping early
+
+
+def test_limit(exact):
+    r = exact.count(dominoes(6, 6), limit=100)
+    assert (r.count, r.complete, r.stopped_by) == (100, False, "limit")
+
+
+def test_callback_stops(exact):
+    seen = []
+    r = exact.count(dominoes(6, 6), on_solution=lambda s: seen.append(s) or len(seen) == 7)
+    assert (r.count, r.complete, r.stopped_by) == (7, False, "callback")
+
+
+def test_time_limit_gives_a_lower_bound(exact):
+    t = time.perf_counter()
+    r = exact.count(dominoes(8, 8), time_limit=0.3)  # 12,988,816 tilings: seconds of work
+    assert time.perf_counter() - t < 2
+    assert (r.complete, r.stopped_by) == (False, "time-limit")
+    assert 0 < r.count < 12_988_816
+
+
+def test_time_limit_inline():
+    r = get_backend("exact", isolate=False).count(dominoes(8, 8), time_limit=0.2)
+    assert (r.complete, r.stopped_by) == (False, "time-limit") and r.count > 0
+
+
+def test_inline_counts_agree():
+    assert get_backend("exact", isolate=False).count(dominoes(6, 6)).count == 6728
+
+
+def test_ctrl_c_gives_a_lower_bound(exact):
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        r = exact.count(dominoes(8, 8))
+    finally:
+        timer.cancel()
+    assert (r.complete, r.stopped_by) == (False, "interrupted")
+    assert 0 < r.count < 12_988_816
+
+
+# ------------------------------------------------------------------ refusals
+
+
+def test_unsupported_problem():
+    p = Problem()
+    v = [p.var(i) for i in range(3)]
+    p.regular(v, Automaton(((0, 0),), 0, frozenset({0})))
+    b = get_backend("exact")
+    assert "Regular" in b.supports(p)
+    with pytest.raises(BackendError, match="Regular"):
+        b.count(p)
+
+
+def test_registered():
+    from puzzlesat.backends import list_backends
+
+    row = next(r for r in list_backends() if r["name"] == "exact")
+    assert row["available"] and "miniexact" in row["description"]

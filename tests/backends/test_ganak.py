@@ -1,0 +1,104 @@
+"""The "ganak" back end: exact projected counts, checked against brute force,
+the exact-cover engine and PySAT; counts only; time limits."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from puzzlesat.backends import BackendError, get_backend
+from puzzlesat.backends.ganak import GanakBackend
+from puzzlesat.problem import Automaton, Clause, Problem, equalities
+
+from .test_exactcover import brute_force, dominoes, random_problem, rotate180, two_kinds
+
+
+@pytest.fixture(scope="module")
+def ganak():
+    return get_backend("ganak")
+
+
+@pytest.mark.parametrize("rows, cols, n", [(2, 3, 3), (2, 4, 5), (4, 4, 36), (6, 6, 6728), (8, 8, 12_988_816)])
+def test_domino_counts(ganak, rows, cols, n):
+    r = ganak.count(dominoes(rows, cols))
+    assert (r.count, r.complete, r.stopped_by) == (n, True, None)
+
+
+@pytest.mark.parametrize("encoding", ["seqcounter", "totalizer", "pairwise"])
+def test_auxiliary_variables_are_projected_away(encoding):
+    # these encodings add variables that are not primary
+    p = two_kinds(2, 2, 6)
+    assert GanakBackend(encoding=encoding).count(p).count == len(brute_force(p))
+
+
+def test_agrees_with_exact_and_pysat_on_fixed_points(ganak):
+    p = dominoes(4, 4)
+    fixed = p.with_constraints(equalities(rotate180(p, 4, 4)))
+    n = ganak.count(fixed).count
+    assert n == get_backend("exact").count(fixed).count == get_backend("cadical195").count(fixed).count
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_random_problems(ganak, seed):
+    rng = random.Random(seed)
+    p = random_problem(rng, rng.randint(2, 8))
+    assert ganak.count(p).count == len(brute_force(p))
+
+
+def test_non_exact_cover_constraints(ganak):
+    # a Regular line and a general clause: fine for a CNF counter
+    p = Problem()
+    v = [p.var(i) for i in range(5)]
+    # no two adjacent ones
+    p.regular(v, Automaton(((0, 1), (0, None)), 0, frozenset({0, 1})))
+    p.clause([v[0], v[2], v[4]])
+    assert ganak.count(p).count == len(brute_force(p))
+
+
+def test_free_primary_variables_count(ganak):
+    p = Problem()
+    a, b, c = p.var("a"), p.var("b"), p.var("c")
+    p.exactly_one([a, b])
+    assert ganak.count(p).count == 4  # c is free
+
+
+def test_non_primary_variables_are_projected(ganak):
+    p = Problem()
+    a, b = p.var("a"), p.var("b")
+    h = p.var("hidden", primary=False)
+    p.clause([a, h])
+    p.clause([b, -h])
+    assert ganak.count(p).count == 3  # every (a, b) but (0, 0)
+
+
+def test_no_solution(ganak):
+    r = ganak.count(dominoes(3, 3))
+    assert (r.count, r.complete) == (0, True)
+
+
+def test_limit_caps_the_count(ganak):
+    r = ganak.count(dominoes(4, 4), limit=10)
+    assert (r.count, r.complete, r.stopped_by) == (10, False, "limit")
+    assert r.stats["exact_count"] == 36
+
+
+def test_time_limit(ganak):
+    t = time.perf_counter()
+    r = ganak.count(dominoes(10, 10), time_limit=0.05)
+    assert time.perf_counter() - t < 2
+    assert (r.count, r.complete, r.stopped_by) == (0, False, "time-limit")
+
+
+def test_inline(capfd):
+    assert GanakBackend(isolate=False).count(dominoes(4, 4)).count == 36
+
+
+def test_counts_only(ganak):
+    p = dominoes(2, 2)
+    assert not ganak.can_enumerate
+    for call in (lambda: ganak.solve(p), lambda: ganak.enumerate(p),
+                 lambda: ganak.search(p, keep=True), lambda: ganak.count(p, on_solution=print)):
+        with pytest.raises(BackendError, match="only counts"):
+            call()
