@@ -1,0 +1,271 @@
+"""Counting speed: each instance x engine, as ratios to miniexact used directly.
+
+    python benchmarks/counting.py                      # the default set
+    python benchmarks/counting.py -i pentomino-6x10 -e raw exact ganak
+    python benchmarks/counting.py --timeout 60 --out benchmarks/counting-results.md
+
+Engines:
+
+- ``raw``: the baseline — miniexact driven directly (items = ExactlyOne /
+  Exactly(k) / AtMostOne constraints, options = variables; Algorithm X, or M
+  when an item has a multiplicity), a bare ``while solve() == 10`` loop in
+  this process, none of puzzlesat's back-end machinery;
+- ``exact``: puzzlesat's "exact" back end (translation, forked child,
+  streaming); ``exact:x``, ``exact:m``, ``exact:c`` force an algorithm;
+- ``ganak``: projected model counting on the CNF;
+- ``cadical195`` (or any PySAT name): blocking-clause counting;
+- ``unique``: ``jobs.count(unique=True)`` with the exact back end (symmetry
+  reduction, every solution decoded and verified) — the count of solutions
+  up to symmetry, not the raw count.
+
+Every (instance, engine) runs in its own process (new session, killed as a
+group on timeout) and reports the CPU seconds of the count alone (its own and
+its children's, problem building excluded).  The machine is shared: compare
+the ratios within one run, not the absolute seconds across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+
+DEFAULT_INSTANCES = [
+    "dominoes-6x6", "dominoes-8x8", "strip-monodomino",
+    "pentomino-6x10", "pentomino-5x12", "pentomino-4x15", "pentomino-3x20",
+    "pentomino-8x8-hole", "pentomino-2x5x6", "pentomino-2x3x10", "pentomino-3x4x5",
+    "pentomino-5x3x2x2",
+    # from the lattices work, measured when bundled:
+    "hexagon", "tetrahex-trihex-hexagon", "no0",
+]
+DEFAULT_ENGINES = ["raw", "exact", "ganak", "cadical195"]
+
+
+# ---------------------------------------------------------------- instances
+
+
+def synthetic(name: str):
+    """Problems built here, for a run without any puzzle family."""
+    from puzzlesat.problem import Problem
+
+    if name.startswith("dominoes-"):
+        rows, cols = map(int, name.split("-")[1].split("x"))
+        p = Problem(fixed_weight=True)
+        cover: dict = {}
+        for r in range(rows):
+            for c in range(cols):
+                for r2, c2 in ((r, c + 1), (r + 1, c)):
+                    if r2 < rows and c2 < cols:
+                        v = p.var((r, c, r2, c2))
+                        cover.setdefault((r, c), []).append(v)
+                        cover.setdefault((r2, c2), []).append(v)
+        for cell in sorted(cover):
+            p.exactly_one(cover[cell])
+        return p
+    if name == "strip-monodomino":
+        # a 1x26 strip with 8 identical monominoes and 9 identical dominoes
+        # (multiplicity items: Algorithm M)
+        p = Problem(fixed_weight=True)
+        n, k1, k2 = 26, 8, 9
+        a = [p.var(("A", i)) for i in range(n)]
+        b = [p.var(("B", i)) for i in range(n - 1)]
+        cells: dict = {}
+        for i in range(n):
+            cells.setdefault(i, []).append(a[i])
+        for i in range(n - 1):
+            cells.setdefault(i, []).append(b[i])
+            cells.setdefault(i + 1, []).append(b[i])
+        p.exactly(k1, a)
+        p.exactly(k2, b)
+        for i in sorted(cells):
+            p.exactly_one(cells[i])
+        return p
+    return None
+
+
+def load(name: str):
+    """(problem, puzzle or None); None if the instance does not exist here."""
+    p = synthetic(name)
+    if p is not None:
+        return p, None
+    try:
+        from puzzlesat.loading import load_puzzle
+
+        puzzle = load_puzzle(name)
+    except Exception:
+        return None, None
+    return puzzle.compile(), puzzle
+
+
+# ------------------------------------------------------------------ engines
+
+
+def raw_miniexact(problem) -> int:
+    """The baseline: miniexact used directly, count only."""
+    import miniexact
+
+    from puzzlesat.problem import AtMostOne, Exactly, ExactlyOne
+
+    prim, sec = [], []
+    for c in problem.constraints:
+        if isinstance(c, ExactlyOne):
+            prim.append((1, c.vars))
+        elif isinstance(c, Exactly):
+            prim.append((c.k, c.vars))
+        elif isinstance(c, AtMostOne):
+            sec.append(c.vars)
+        else:
+            raise ValueError(f"raw miniexact cannot take {type(c).__name__}")
+    multi = any(k != 1 for k, _ in prim)
+    h = miniexact.miniexacts_m() if multi else miniexact.miniexacts_x()
+    opts: dict[int, list[int]] = {v: [] for v in problem.primary}
+    for j, (k, vs) in enumerate(prim):
+        item = h.primary(f"p{j}", k, k)
+        for v in vs:
+            opts[v].append(item)
+    for j, vs in enumerate(sec):
+        item = h.secondary(f"s{j}")
+        for v in vs:
+            opts[v].append(item)
+    for v in problem.primary:
+        if opts[v]:
+            h.add(opts[v])
+    n = 0
+    while h.solve() == 10:
+        n += 1
+    return n
+
+
+def run_one(instance: str, engine: str, timeout: float) -> dict:
+    """Measure one count in this process (called in a child of the driver)."""
+    problem, puzzle = load(instance)
+    if problem is None:
+        return {"status": "missing"}
+    before_self = time.process_time()
+    before_kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    complete, stopped, extra = True, None, {}
+    if engine == "raw":
+        n = raw_miniexact(problem)
+    elif engine == "unique":
+        from puzzlesat import jobs
+        from puzzlesat.backends import get_backend
+
+        if puzzle is None:
+            return {"status": "n/a"}
+        out = jobs.count(puzzle, get_backend("exact"), unique=True, time_limit=timeout, problem=problem)
+        n, complete, stopped = out.count, out.complete, out.stopped_by
+        extra = {"method": out.method, "runs": out.subproblems}
+    else:
+        from puzzlesat.backends import get_backend
+
+        if engine.startswith("exact:"):
+            be = get_backend("exact", algorithm=engine.split(":")[1])
+        else:
+            be = get_backend(engine)
+        why = be.supports(problem)
+        if why:
+            return {"status": "unsupported", "why": why}
+        r = be.count(problem, time_limit=timeout)
+        n, complete, stopped = r.count, r.complete, r.stopped_by
+        extra = {k: v for k, v in r.stats.items() if k in ("algorithm", "cases", "clauses", "encoding")}
+    wall = time.perf_counter() - t0
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (time.process_time() - before_self) + (kids.ru_utime - before_kids.ru_utime) + (kids.ru_stime - before_kids.ru_stime)
+    return {"status": "ok" if complete else "partial", "count": n, "cpu": cpu, "wall": wall,
+            "stopped_by": stopped, **extra}
+
+
+def measure(instance: str, engine: str, timeout: float) -> dict:
+    """run_one in a fresh process, killed (with its children) past the timeout."""
+    cmd = [sys.executable, __file__, "--one", instance, engine, "--timeout", str(timeout)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout + 30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return {"status": "timeout"}
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # stray grandchildren
+        except ProcessLookupError:
+            pass
+    if proc.returncode != 0:
+        return {"status": "error", "why": (err.strip().splitlines() or ["?"])[-1]}
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# ------------------------------------------------------------------- report
+
+
+def cell(r: dict, base: dict | None) -> str:
+    st = r["status"]
+    if st in ("missing", "n/a"):
+        return "-"
+    if st in ("unsupported", "timeout", "error"):
+        return st
+    s = f"{r['cpu']:.2f}"
+    if st == "partial":
+        s = f">{r['cpu']:.0f} (≥{r['count']})"
+    elif base and base.get("status") == "ok" and base["cpu"] > 0:
+        s += f" ({r['cpu'] / base['cpu']:.2g}x)"
+    return s
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-i", "--instances", nargs="+", default=DEFAULT_INSTANCES)
+    ap.add_argument("-e", "--engines", nargs="+", default=DEFAULT_ENGINES)
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default 60)")
+    ap.add_argument("--out", help="also write the markdown table to this file")
+    ap.add_argument("--one", nargs=2, metavar=("INSTANCE", "ENGINE"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.one:
+        print(json.dumps(run_one(*args.one, args.timeout)))
+        return 0
+
+    engines = args.engines
+    rows = []
+    for inst in args.instances:
+        results = {}
+        for eng in engines:
+            results[eng] = r = measure(inst, eng, args.timeout)
+            if r["status"] == "missing":
+                break
+            print(f"{inst:24} {eng:12} {json.dumps(r)}", file=sys.stderr, flush=True)
+        if any(r["status"] == "missing" for r in results.values()):
+            print(f"{inst:24} not available here, skipped", file=sys.stderr)
+            continue
+        counts = {r["count"] for e, r in results.items() if r["status"] == "ok" and e != "unique"}
+        if len(counts) > 1:
+            print(f"!! {inst}: engines disagree: {counts}", file=sys.stderr)
+        rows.append((inst, results, counts))
+
+    base_name = engines[0]
+    head = ["instance", "solutions"] + [f"{e} CPU-s" + (" (baseline)" if e == base_name else "") for e in engines]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for inst, results, counts in rows:
+        n = "/".join(str(c) for c in sorted(counts)) if counts else "?"
+        if "unique" in results and results["unique"]["status"] == "ok":
+            n += f" ({results['unique']['count']} unique)"
+        base = results.get(base_name)
+        lines.append("| " + " | ".join([inst, n] + [cell(results[e], base if e != base_name else None)
+                                                   for e in engines]) + " |")
+    table = "\n".join(lines)
+    print(table)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(f"<!-- {' '.join([os.path.basename(sys.executable), 'benchmarks/counting.py'] + (argv or sys.argv[1:]))} -->\n")
+            f.write(table + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
