@@ -176,21 +176,21 @@ def parse(lattice_name: str, text: str) -> dict[Point, str]:
         raise ArtError("the drawing is empty")
     if lattice_name == "no0" and not any(ch in CIRCLE_CHARS for _, _, ch in ms):
         raise ArtError(f"a no0 drawing needs at least one circle ({' '.join(CIRCLE_CHARS)})")
-    worst = None
+    best = None  # (number of misplaced marks, first misplaced mark) over the shifts
     for dl, dc in lay.shifts:
         out: dict[Point, str] = {}
-        bad = None
+        bad = []
         for i, j, ch in ms:
             p = lay.cell_at(i + dl, j + dc, ch)
             if p is None:
-                bad = (i, j, ch)
-                break
-            out[p] = ch
-        if bad is None:
+                bad.append((i, j, ch))
+            else:
+                out[p] = ch
+        if not bad:
             return out
-        if worst is None:
-            worst = bad
-    i, j, ch = worst
+        if best is None or len(bad) < best[0]:
+            best = (len(bad), bad[0])
+    i, j, ch = best[1]
     raise ArtError(f"{ch!r} at column {j + 1} is not at a cell position of the {lattice_name} lattice"
                    + (f" ({lay.rule})" if lay.rule else ""), i, j)
 

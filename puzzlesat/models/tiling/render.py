@@ -2,27 +2,57 @@
 
 Square/cubic boxes draw as grids: 1-D a row, 2-D rows x columns, 3-D the
 layers along the first axis side by side, 4-D a grid of layers (first axis
-down, second across).  Other lattices register a drawer in ``TEXT`` / ``SVG``
-keyed by lattice name.
+down, second across).  Boards of 2-D lattices given by their cells (hex,
+triangle, No.0, square art boards) draw in the lattice's ASCII-art layout
+(art.py), so a printed board can be pasted back into a .toml file.  SVG
+draws every cell as its polygon (squares, hexagons, triangles) with thick
+lines between pieces; No.0 draws circles with their bumps.  Drawers are
+registered in ``TEXT`` / ``SVG`` keyed by lattice name.
 """
 
 from __future__ import annotations
 
 import colorsys
+import math
 from itertools import product
+
+from . import art
 
 SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 HOLE = "*"
 EMPTY = "."
 
 
-def symbols(names: list[str]) -> dict[str, str]:
+def symbols(names: list[str], repeated: frozenset = frozenset()) -> dict[str, str]:
     """One character per piece name: its first letter when those are all
-    different, else letters in order."""
+    different; else, name by name, the first of its first letter, that
+    letter's other case, its other characters and then A-Z a-z 0-9 that is
+    still free.  A ``repeated`` piece (whose copies alternate case when
+    drawn) also keeps its symbol's other case to itself."""
     firsts = [n[0] for n in names]
-    if len(set(firsts)) == len(firsts) and HOLE not in firsts and EMPTY not in firsts:
+    if (len(set(firsts)) == len(firsts) and HOLE not in firsts and EMPTY not in firsts
+            and not any(n[0].swapcase() in firsts for n in repeated if n in names)):
         return dict(zip(names, firsts))
-    return {n: SYMBOLS[i % len(SYMBOLS)] for i, n in enumerate(names)}
+    used: set[str] = set()
+    out = {}
+    for n in names:
+        for ch in [n[0], n[0].swapcase(), *n[1:], *SYMBOLS]:
+            if ch in used or ch in (HOLE, EMPTY) or ch.isspace():
+                continue
+            if n in repeated and ch.swapcase() in used:
+                continue
+            out[n] = ch
+            used.add(ch)
+            if n in repeated:
+                used.add(ch.swapcase())
+            break
+        else:
+            out[n] = "?"
+    return out
+
+
+def _symbols_for(puzzle) -> dict[str, str]:
+    return symbols(piece_names(puzzle), frozenset(p.name for p in puzzle.pieces if p.count > 1))
 
 
 def piece_names(puzzle) -> list[str]:
@@ -108,7 +138,7 @@ def _visible_len(s: str) -> int:
 
 def text_box(puzzle, solution, color: bool) -> str:
     owner = cell_owner(puzzle, solution)
-    sym = symbols(piece_names(puzzle))
+    sym = _symbols_for(puzzle)
     cs = copy_symbols(solution, sym)
     d = len(puzzle.dims)
     if d <= 2:
@@ -129,19 +159,44 @@ def text_box(puzzle, solution, color: bool) -> str:
 
 
 def text_generic(puzzle, solution, color: bool) -> str:
-    sym = symbols(piece_names(puzzle))
+    sym = _symbols_for(puzzle)
     return "\n".join(f"{sym[n]} {n}: " + " ".join(str(tuple(c)) for c in cells)
                      for n, cells in solution.placements)
 
 
-TEXT = {"line": text_box, "square": text_box, "cubic": text_box, "cubic4": text_box}
+def text_layout(puzzle, solution, color: bool) -> str:
+    """A 2-D board in its lattice's ASCII-art layout: one symbol per cell,
+    ``*`` for holes."""
+    names = piece_names(puzzle)
+    idx = {n: i for i, n in enumerate(names)}
+    sym = _symbols_for(puzzle)
+    cs = copy_symbols(solution, sym)
+    owner = cell_owner(puzzle, solution)
+    chars = {}
+    for c in set(puzzle.board) | set(puzzle.holes) | set(owner):
+        n = owner.get(c)
+        if n is None:
+            chars[c] = HOLE if c in puzzle.holes else EMPTY
+        elif color:
+            rr, gg, bb = colour(idx[n], len(names))
+            chars[c] = f"\x1b[30;48;2;{rr};{gg};{bb}m{cs[c]}\x1b[0m"
+        else:
+            chars[c] = cs[c]
+    return "\n".join(art.draw(puzzle.lattice.name, chars))
+
+
+TEXT = {"line": text_box, "square": text_box, "cubic": text_box, "cubic4": text_box,
+        "hex": text_layout, "triangle": text_layout, "no0": text_layout}
 SVG: dict = {}
 
 
 def text(puzzle, solution, color: bool = False) -> str:
-    if puzzle.dims is not None and puzzle.lattice.name in TEXT:
-        return TEXT[puzzle.lattice.name](puzzle, solution, color)
-    return TEXT.get(puzzle.lattice.name, text_generic)(puzzle, solution, color)
+    name = puzzle.lattice.name
+    if puzzle.dims is None and art.layout(name) is not None:
+        return text_layout(puzzle, solution, color)
+    if puzzle.dims is None and TEXT.get(name) is text_box:
+        return text_generic(puzzle, solution, color)
+    return TEXT.get(name, text_generic)(puzzle, solution, color)
 
 
 def svg_box(puzzle, solution) -> str:
@@ -150,7 +205,7 @@ def svg_box(puzzle, solution) -> str:
     copy = {c: i for i, (_, cells) in enumerate(solution.placements) for c in cells}
     names = piece_names(puzzle)
     idx = {n: i for i, n in enumerate(names)}
-    sym = symbols(names)
+    sym = _symbols_for(puzzle)
     dims = puzzle.dims
     s = 28
     d = len(dims)
@@ -204,11 +259,212 @@ def svg_box(puzzle, solution) -> str:
     return "\n".join(out) + "\n"
 
 
-SVG.update({"line": svg_box, "square": svg_box, "cubic": svg_box, "cubic4": svg_box})
+# ------------------------------------------------------------ polygon SVG
+
+SQRT3 = math.sqrt(3.0)
+
+
+def _plane(x: float, y: float) -> tuple[float, float]:
+    """The point x a + y b of the 6-fold lattices' basis (b down-right)."""
+    return (x + y / 2.0, y * SQRT3 / 2.0)
+
+
+def _square_polygon(p):
+    r, c = p
+    return [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
+
+
+def _hex_polygon(p):
+    cx, cy = _plane(p[0], p[1])
+    rad = 1 / SQRT3  # circumradius of a hexagon of width 1
+    return [(cx + rad * math.cos(math.radians(a)), cy + rad * math.sin(math.radians(a)))
+            for a in (-90, -30, 30, 90, 150, 210)]
+
+
+_TRI_CORNERS = {1: ((-1, -1), (2, -1), (-1, 2)), 2: ((1, -2), (1, 1), (-2, 1))}
+
+
+def _triangle_polygon(p):
+    return [_plane((p[0] + dx) / 3.0, (p[1] + dy) / 3.0) for dx, dy in _TRI_CORNERS[p[0] % 3]]
+
+
+#: lattice name -> cell -> polygon corners (in lattice units, y down)
+POLYGONS = {"square": _square_polygon, "hex": _hex_polygon, "triangle": _triangle_polygon}
+
+
+def _svg_frame(points, unit, margin=1.0):
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    x0, y0 = min(xs) - margin, min(ys) - margin
+    W = (max(xs) - min(xs) + 2 * margin) * unit
+    H = (max(ys) - min(ys) + 2 * margin) * unit
+    to = lambda x, y: ((x - x0) * unit, (y - y0) * unit)
+    head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W:.0f}" height="{H:.0f}" '
+            f'viewBox="0 0 {W:.1f} {H:.1f}">', f'<rect width="{W:.1f}" height="{H:.1f}" fill="white"/>']
+    return head, to
+
+
+def _pts(seq) -> str:
+    return " ".join(f"{x:.2f},{y:.2f}" for x, y in seq)
+
+
+def _copies(solution) -> dict:
+    """cell -> index of the piece copy covering it."""
+    return {c: i for i, (_, cells) in enumerate(solution.placements) for c in cells}
+
+
+def svg_polygons(puzzle, solution) -> str:
+    """Every cell as its polygon, filled with its piece's colour; thick lines
+    where neighbouring cells belong to different piece copies (found by
+    shared polygon edges, so it works for any tiling by polygons); one label
+    per piece copy."""
+    poly = POLYGONS[puzzle.lattice.name]
+    names = piece_names(puzzle)
+    idx = {n: i for i, n in enumerate(names)}
+    sym = _symbols_for(puzzle)
+    owner = cell_owner(puzzle, solution)
+    copy = _copies(solution)
+    cells = sorted(set(puzzle.board) | set(puzzle.holes) | set(owner))
+    corners = {c: poly(c) for c in cells}
+    unit = 36
+    out, to = _svg_frame([pt for c in cells for pt in corners[c]], unit, 0.5)
+    key = lambda pt: (round(pt[0] * 1000), round(pt[1] * 1000))
+    edges: dict = {}
+    for c in cells:
+        cs = corners[c]
+        for a, b in zip(cs, cs[1:] + cs[:1]):
+            edges.setdefault(frozenset((key(a), key(b))), []).append(c)
+    for c in cells:
+        n = owner.get(c)
+        if n is None:
+            fill = "#333" if c in puzzle.holes else "#eee"
+        else:
+            rr, gg, bb = colour(idx[n], len(names))
+            fill = f"rgb({rr},{gg},{bb})"
+        out.append(f'<polygon points="{_pts(to(*pt) for pt in corners[c])}" fill="{fill}" stroke="{fill}" '
+                   f'stroke-width="0.5"/>')
+    for c in cells:
+        cs = corners[c]
+        for a, b in zip(cs, cs[1:] + cs[:1]):
+            others = [d for d in edges[frozenset((key(a), key(b)))] if d != c]
+            other = others[0] if others else None
+            if other is None or copy.get(other) != copy.get(c) or copy.get(c) is None:
+                if other is not None and other < c:
+                    continue  # drawn from the other side
+                (x1, y1), (x2, y2) = to(*a), to(*b)
+                out.append(f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" stroke="black" '
+                           f'stroke-width="2" stroke-linecap="round"/>')
+    for i, (n, pcells) in enumerate(solution.placements):
+        cx = sum(sum(x for x, _ in corners[c]) / len(corners[c]) for c in pcells) / len(pcells)
+        cy = sum(sum(y for _, y in corners[c]) / len(corners[c]) for c in pcells) / len(pcells)
+        best = min(pcells, key=lambda c: (sum(x for x, _ in corners[c]) / len(corners[c]) - cx) ** 2
+                   + (sum(y for _, y in corners[c]) / len(corners[c]) - cy) ** 2)
+        bx = sum(x for x, _ in corners[best]) / len(corners[best])
+        by = sum(y for _, y in corners[best]) / len(corners[best])
+        x, y = to(bx, by)
+        out.append(f'<text x="{x:.1f}" y="{y + unit * 0.15:.1f}" font-size="{unit * 0.4:.0f}" '
+                   f'text-anchor="middle" font-family="sans-serif">{_esc(n)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def svg_no0(puzzle, solution) -> str:
+    """Circles with their bumps: each bump is a pointed tooth growing out of
+    its own circle into its gap, outlined together with the circle so that
+    every piece reads as one shape; gaps no piece covers are grey."""
+    lat = puzzle.lattice
+    names = piece_names(puzzle)
+    idx = {n: i for i, n in enumerate(names)}
+    sym = _symbols_for(puzzle)
+    owner = cell_owner(puzzle, solution)
+    copy = _copies(solution)
+    cells = sorted(set(puzzle.board) | set(puzzle.holes) | set(owner))
+    centre = {c: _plane(c[0] / 3.0, c[1] / 3.0) for c in cells}
+    unit = 48
+    out, to = _svg_frame(list(centre.values()), unit, 0.9)
+    fill = {}
+    for c in cells:
+        n = owner.get(c)
+        if n is None:
+            fill[c] = "#333" if c in puzzle.holes else "#ddd"
+        else:
+            rr, gg, bb = colour(idx[n], len(names))
+            fill[c] = f"rgb({rr},{gg},{bb})"
+    radius, side, tip = 0.42, 0.56, 0.74
+    circles = [c for c in cells if lat.is_circle(c)]
+    teeth = []  # (gap, circle, [inner-left, far-left, tip, far-right, inner-right])
+    for g in (c for c in cells if not lat.is_circle(c)):
+        gx, gy = _plane(g[0] / 3.0, g[1] / 3.0)
+        corners = [_plane((g[0] + dx) / 3.0, (g[1] + dy) / 3.0) for dx, dy in _TRI_CORNERS[g[0] % 3]]
+        mine = [c for c in lat.neighbours(g) if copy.get(g) is not None and copy.get(c) == copy.get(g)]
+        if not mine:  # an uncovered gap (or a hole): its triangle, shrunk
+            small = [(gx + 0.5 * (x - gx), gy + 0.5 * (y - gy)) for x, y in corners]
+            out.append(f'<polygon points="{_pts(to(*pt) for pt in small)}" fill="{fill[g]}" stroke="#999"/>')
+            continue
+        ox, oy = _plane(mine[0][0] / 3.0, mine[0][1] / 3.0)
+        vs = [v for v in lat.neighbours(g) if v != mine[0]]  # the gap's two other circles
+        others = [_plane(v[0] / 3.0, v[1] / 3.0) for v in vs]
+        d = math.hypot(gx - ox, gy - oy)
+        ux, uy = (gx - ox) / d, (gy - oy) / d
+        pts = []
+        for k, (x, y) in enumerate(others):
+            vx, vy = x - ox, y - oy  # unit length: circles are one apart
+            inner = (ox + (radius - 0.05) * vx, oy + (radius - 0.05) * vy)
+            far = (ox + side * vx, oy + side * vy)
+            pts.extend([inner, far] if k == 0 else [far, inner])
+            if k == 0:
+                pts.append((ox + tip * ux, oy + tip * uy))
+        # a side shared with a tooth of the same piece copy is not outlined
+        shared = []
+        for v in vs:
+            twin = [h for h in lat.neighbours(mine[0]) if h != g and v in lat.neighbours(h)]
+            shared.append(any(copy.get(h) is not None and copy.get(h) == copy.get(g) for h in twin))
+        teeth.append((g, pts, shared))
+    for g, pts, _ in teeth:  # outlined teeth
+        out.append(f'<polygon points="{_pts(to(*pt) for pt in pts)}" fill="{fill[g]}" stroke="black" '
+                   f'stroke-width="1.5" stroke-linejoin="round"/>')
+    for c in circles:
+        x, y = to(*centre[c])
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius * unit:.1f}" fill="{fill[c]}" stroke="black" '
+                   f'stroke-width="1.5"/>')
+    for g, pts, shared in teeth:  # open each circle's outline where its teeth join it
+        out.append(f'<polygon points="{_pts(to(*pt) for pt in pts)}" fill="{fill[g]}"/>')
+        out.append(f'<polyline points="{_pts(to(*pt) for pt in pts[1:-1])}" fill="none" stroke="black" '
+                   f'stroke-width="1.5" stroke-linejoin="round"/>')
+        for (a, b), same in zip(((pts[0], pts[1]), (pts[-1], pts[-2])), shared):
+            if same:
+                continue
+            # the tooth's side, from the circle's edge outwards
+            (x1, y1), (x2, y2) = to(*_towards(a, b, 0.05 / (side - radius + 0.05))), to(*b)
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="black" '
+                       f'stroke-width="1.5"/>')
+    for c in circles:
+        n = owner.get(c)
+        if n is not None:
+            x, y = to(*centre[c])
+            out.append(f'<text x="{x:.1f}" y="{y + unit * 0.14:.1f}" font-size="{unit * 0.38:.0f}" '
+                       f'text-anchor="middle" font-family="sans-serif">{_esc(sym[n])}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _towards(a, b, t):
+    return (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+
+
+SVG.update({"line": svg_box, "square": svg_box, "cubic": svg_box, "cubic4": svg_box,
+            "hex": svg_polygons, "triangle": svg_polygons, "no0": svg_no0})
 
 
 def svg(puzzle, solution) -> str:
-    fn = SVG.get(puzzle.lattice.name)
-    if fn is None or (fn is svg_box and puzzle.dims is None):
-        raise NotImplementedError(f"no SVG drawing for the {puzzle.lattice.name} lattice yet")
+    name = puzzle.lattice.name
+    fn = SVG.get(name)
+    if fn is svg_box and puzzle.dims is None:
+        fn = svg_polygons if name in POLYGONS else None
+    if fn is None:
+        raise NotImplementedError(f"no SVG drawing for the {name} lattice yet")
     return fn(puzzle, solution)

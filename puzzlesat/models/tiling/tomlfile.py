@@ -1,0 +1,430 @@
+"""The general polyform format, suffix ``.toml``: any lattice, boards as a
+size or as ASCII art, pieces from a standard set or drawn.  The full
+description, with examples, is docs/toml-format.md; in short::
+
+    title = "Pentominoes in a 6 x 10 box"
+    source = "where the puzzle (and its published count) comes from"
+    lattice = "square"        # square (default), line, cubic, cubic4, hex, triangle, no0
+
+    [board]                   # exactly one of size, hexagon, art
+    size = [6, 10]            # square/cubic: a box; hex: a parallelogram of
+                              # hexagons; triangle: of rhombi (2 triangles
+                              # each); no0: of circles, with every gap touching them
+    hexagon = 4               # hex, triangle, no0: a regular hexagon of side 4
+    art = '''
+    ######
+    ##**##
+    ######
+    '''                       # 2-D lattices: the board drawn (art.py); * = a hole
+    holes = [[1, 1], [6, 10]] # cells no piece covers, in file coordinates
+
+    [[pieces]]
+    set = "pentominoes"       # a standard set (standard.py) ...
+    one_sided = false         # ... its one-sided variant when true
+    count = 1                 # copies of every piece of the set
+    counts = { X = 2 }        # copies of some pieces of the set
+
+    [[pieces]]
+    name = "L"                # ... or one piece, drawn or listed
+    art = '''
+    #
+    ###
+    '''
+    cells = [[1, 1], [2, 1]]  # (instead of art)
+    count = 2
+    one_sided = false
+
+    [expected]                # published or independently verified counts
+    count = 8
+    unique = 2
+
+File coordinates (``cells``, ``holes``, and every cell printed in JSON) are
+the lattice's coordinates plus one: 1-based (row, column, ...) on square and
+cubic lattices; on the hex lattice axial (q, r) + 1; on the triangle and No.0
+lattices the scaled coordinates of lattice.py + 1.  Drawing is easier: an
+``art`` string is read in the lattice's layout (art.py), columns counted from
+the first character of each line.
+
+Every key a user writes is either used or refused: unknown keys, unknown
+lattices, sets and piece names, cells that are not cells of the lattice,
+disconnected pieces and malformed drawings are errors naming file:line.
+Pieces may be disconnected on no lattice: a piece is a polyform.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from itertools import product
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from ...errors import InputError
+from . import art
+from .build import PieceSpec, build_tiling
+from .geometry import is_connected
+from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice
+from .standard import set_names, standard_set
+
+TOP_KEYS = ("title", "source", "lattice", "board", "pieces", "expected")
+BOARD_KEYS = ("size", "hexagon", "art", "holes")
+SET_KEYS = ("set", "one_sided", "count", "counts")
+PIECE_KEYS = ("name", "art", "cells", "count", "one_sided")
+EXPECTED_KEYS = ("count", "unique")
+
+
+def load(text: str, path: str):
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        line = int(m.group(1)) if m else None
+        if m is None and "end of document" in msg:
+            line = max(1, len(text.splitlines()))
+        msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
+        raise InputError(f"TOML syntax: {msg}", path, line) from None
+    return _Reader(text, path).read(data)
+
+
+# ------------------------------------------------------------ line numbers
+
+
+class _Lines:
+    """Where each table and key of a TOML text is (1-based lines), found by
+    scanning the text: tomllib reports lines for syntax errors only."""
+
+    _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$")
+    _KEY = re.compile(r"""^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=\s*(.*)$""")
+
+    def __init__(self, text: str):
+        self.at: dict[tuple, int] = {}
+        self.first_art_line: dict[tuple, int] = {}
+        table: tuple = ()
+        arrays: dict[tuple, int] = {}
+        open_quote = None
+        for no, line in enumerate(text.splitlines(), 1):
+            if open_quote:
+                if line.count(open_quote) % 2 == 1:
+                    open_quote = None
+                continue
+            h = self._HEADER.match(line)
+            if h:
+                name = tuple(_split_key(h.group(2)))
+                if h.group(1) == "[[":
+                    k = arrays.get(name, -1) + 1
+                    arrays[name] = k
+                    table = name + (k,)
+                else:
+                    table = name
+                self.at.setdefault(table, no)
+                continue
+            m = self._KEY.match(line)
+            if not m:
+                continue
+            key = table + tuple(_split_key(m.group(1)))
+            self.at.setdefault(key, no)
+            value = m.group(2)
+            for q in ('"""', "'''"):
+                if value.startswith(q):
+                    rest = value[3:]
+                    if rest.count(q) % 2 == 0:
+                        open_quote = q
+                    self.first_art_line[key] = no + 1 if not rest.strip() else no
+                    break
+            else:
+                self.first_art_line[key] = no
+
+    def line(self, *path) -> int | None:
+        path = tuple(path)
+        while path:
+            if path in self.at:
+                return self.at[path]
+            path = path[:-1]
+        return None
+
+
+def _split_key(s: str) -> list:
+    parts = re.findall(r"""[A-Za-z0-9_-]+|"[^"]*"|'[^']*'""", s)
+    return [p[1:-1] if p[:1] in "\"'" else p for p in parts]
+
+
+# ------------------------------------------------------------------ reading
+
+
+class _Reader:
+    def __init__(self, text: str, path: str):
+        self.text, self.path = text, path
+        self.lines = _Lines(text)
+
+    def fail(self, msg: str, *where) -> None:
+        raise InputError(msg, self.path, self.lines.line(*where))
+
+    # -------------------------------------------------------------- checks
+    def _keys(self, table: dict, allowed, *where, what: str) -> None:
+        for k in table:
+            if k not in allowed:
+                self.fail(f"unknown key {k!r} in {what}; expected one of: {', '.join(allowed)}", *where, k)
+
+    def _int(self, v, *where, what: str, minimum: int) -> int:
+        if not isinstance(v, int) or isinstance(v, bool):
+            self.fail(f"{what} must be a whole number, got {v!r}", *where)
+        if v < minimum:
+            self.fail(f"{what} must be at least {minimum}, got {v}", *where)
+        return v
+
+    def _bool(self, v, *where, what: str) -> bool:
+        if not isinstance(v, bool):
+            self.fail(f"{what} must be true or false, got {v!r}", *where)
+        return v
+
+    def _str(self, v, *where, what: str) -> str:
+        if not isinstance(v, str):
+            self.fail(f"{what} must be a string, got {v!r}", *where)
+        return v
+
+    # ---------------------------------------------------------------- file
+    def read(self, data: dict):
+        self._keys(data, TOP_KEYS, what="the file")
+        title = self._str(data.get("title", ""), "title", what="title")
+        source = data.get("source")
+        if source is not None:
+            self._str(source, "source", what="source")
+        board = data.get("board")
+        if board is None:
+            self.fail("no [board] table (give its size, hexagon or art)")
+        if not isinstance(board, dict):
+            self.fail("board must be a table: [board]", "board")
+        lattice = self._lattice(data, board)
+        cells, holes, dims = self._board(lattice, board)
+        pieces = data.get("pieces")
+        if pieces is None:
+            self.fail("no [[pieces]] given")
+        if not isinstance(pieces, list) or not all(isinstance(p, dict) for p in pieces) or not pieces:
+            self.fail("pieces must be one or more [[pieces]] tables", "pieces")
+        specs: list[PieceSpec] = []
+        for i, entry in enumerate(pieces):
+            specs.extend(self._pieces(lattice, entry, i))
+        expected = self._expected(data.get("expected"))
+        hole_line = self.lines.line("board", "holes") or self.lines.line("board", "art") or self.lines.line("board")
+        return build_tiling(lattice=lattice, pieces=specs, path=self.path, dims=dims, board=cells,
+                            holes_or_fixed=[("*", sorted(holes), hole_line)] if holes else [],
+                            title=title, source=source, expected=expected)
+
+    def _lattice(self, data: dict, board: dict) -> Lattice:
+        if "lattice" not in data:
+            size = board.get("size")
+            if isinstance(size, list) and len(size) in (1, 3, 4) and "art" not in board:
+                return CubicLattice(len(size))  # a box's dimension names its lattice
+            return get_lattice("square")
+        name = self._str(data["lattice"], "lattice", what="lattice")
+        if name not in LATTICES:
+            self.fail(f"unknown lattice {name!r}; known: {', '.join(LATTICES)}", "lattice")
+        return get_lattice(name)
+
+    # --------------------------------------------------------------- board
+    def _board(self, lattice: Lattice, board: dict):
+        self._keys(board, BOARD_KEYS, "board", what="[board]")
+        given = [k for k in ("size", "hexagon", "art") if k in board]
+        if len(given) != 1:
+            self.fail("[board] needs exactly one of size, hexagon or art"
+                      + (f"; got {' and '.join(given)}" if given else ""), "board", *(given[1:2]))
+        kind = given[0]
+        dims = None
+        holes: set[Point] = set()
+        if kind == "size":
+            size = board["size"]
+            if not isinstance(size, list) or not size:
+                self.fail(f"size must be a list of whole numbers, e.g. [6, 10]; got {size!r}", "board", "size")
+            for v in size:
+                self._int(v, "board", "size", what="a size", minimum=1)
+            cells = self._size_board(lattice, size)
+            if isinstance(lattice, CubicLattice):
+                dims = tuple(size)
+        elif kind == "hexagon":
+            n = self._int(board["hexagon"], "board", "hexagon", what="hexagon", minimum=1)
+            if lattice.name not in ("hex", "triangle", "no0"):
+                self.fail(f"hexagon boards are for the hex, triangle and no0 lattices, not {lattice.name}",
+                          "board", "hexagon")
+            cells = _hexagon(lattice, n)
+        else:
+            drawn = self._art(lattice, board["art"], ("board", "art"), what="board art")
+            cells = set(drawn)
+            holes = {c for c, ch in drawn.items() if ch == "*"}
+        if "holes" in board:
+            for c in self._cell_list(lattice, board["holes"], ("board", "holes"), what="holes"):
+                if c not in cells:
+                    self.fail(f"hole {_fmt(c)} is not on the board", "board", "holes")
+                if c in holes:
+                    self.fail(f"hole {_fmt(c)} is given twice", "board", "holes")
+                holes.add(c)
+        return cells, holes, dims
+
+    def _size_board(self, lattice: Lattice, size: list[int]) -> set[Point]:
+        if isinstance(lattice, CubicLattice):
+            if len(size) != lattice.dim:
+                self.fail(f"size has {len(size)} numbers but the {lattice.name} lattice has {lattice.dim} "
+                          "dimensions", "board", "size")
+            return set(product(*[range(n) for n in size]))
+        if len(size) != 2:
+            self.fail(f"a {lattice.name} board's size is [width, height], got {len(size)} numbers", "board", "size")
+        w, h = size
+        if lattice.name == "hex":
+            return {(q, r) for q in range(w) for r in range(h)}
+        if lattice.name == "triangle":
+            return {(k + 3 * i, k + 3 * j) for i in range(w) for j in range(h) for k in (1, 2)}
+        if lattice.name == "no0":
+            return _with_gaps(lattice, {(3 * i, 3 * j) for i in range(w) for j in range(h)})
+        self.fail(f"the {lattice.name} lattice has no size boards; draw the board with art", "board", "size")
+
+    # ----------------------------------------------------------------- art
+    def _art(self, lattice: Lattice, text, where: tuple, what: str) -> dict[Point, str]:
+        self._str(text, *where, what=what)
+        name = lattice.name
+        pad = 0
+        if isinstance(lattice, CubicLattice) and lattice.dim != 2:
+            name, pad = "square", lattice.dim - 2
+        elif art.layout(name) is None:
+            self.fail(f"the {lattice.name} lattice has no ASCII-art layout; give cells", *where)
+        try:
+            drawn = art.parse(name, text)
+        except art.ArtError as e:
+            line = self.lines.line(*where)
+            first = self.lines.first_art_line.get(where)
+            if e.line is not None and first is not None:
+                line = first + e.line
+            raise InputError(f"{what}: {e}", self.path, line) from None
+        if pad > 0:
+            return {c + (0,) * pad: ch for c, ch in drawn.items()}
+        if pad < 0:  # a 1-D lattice: one line of art
+            if len({c[0] for c in drawn}) > 1:
+                self.fail(f"{what}: a {lattice.name} shape is drawn on one line", *where)
+            return {(c[1],): ch for c, ch in drawn.items()}
+        return drawn
+
+    def _cell_list(self, lattice: Lattice, value, where: tuple, what: str) -> list[Point]:
+        if not isinstance(value, list) or not value:
+            self.fail(f"{what} must be a list of cells, e.g. [[1, 1], [1, 2]]; got {value!r}", *where)
+        out = []
+        short_ok = isinstance(lattice, CubicLattice) and what == "cells"
+        for cell in value:
+            if (not isinstance(cell, list) or not cell
+                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
+                self.fail(f"{what}: {cell!r} is not a cell (a list of whole numbers)", *where)
+            if len(cell) > lattice.dim or (len(cell) < lattice.dim and not short_ok):
+                self.fail(f"{what}: {_fmt_user(cell)} has {len(cell)} coordinates, the {lattice.name} lattice "
+                          f"{lattice.dim}", *where)
+            c = tuple(x - 1 for x in cell) + (0,) * (lattice.dim - len(cell))
+            if not lattice.is_cell(c):
+                self.fail(f"{what}: {_fmt_user(cell)} is not a cell of the {lattice.name} lattice"
+                          f"{_CELL_RULES.get(lattice.name, '')}", *where)
+            if c in out:
+                self.fail(f"{what}: {_fmt_user(cell)} is listed twice", *where)
+            out.append(c)
+        return out
+
+    # -------------------------------------------------------------- pieces
+    def _pieces(self, lattice: Lattice, entry: dict, i: int) -> list[PieceSpec]:
+        where = ("pieces", i)
+        line = self.lines.line(*where)
+        if "set" in entry:
+            self._keys(entry, SET_KEYS, *where, what="a [[pieces]] set entry")
+            return self._set(lattice, entry, where, line)
+        if "name" not in entry:
+            self.fail("a [[pieces]] entry needs a set or a name", *where)
+        self._keys(entry, PIECE_KEYS, *where, what="a [[pieces]] entry")
+        name = self._str(entry["name"], *where, "name", what="name").strip()
+        if not name or any(ch.isspace() for ch in name):
+            self.fail(f"piece name {entry['name']!r} must be non-empty, without spaces", *where, "name")
+        count = self._int(entry.get("count", 1), *where, "count", what="count", minimum=1)
+        one_sided = self._bool(entry.get("one_sided", False), *where, "one_sided", what="one_sided")
+        given = [k for k in ("art", "cells") if k in entry]
+        if len(given) != 1:
+            self.fail(f"piece {name}: give exactly one of art or cells"
+                      + (" (both given)" if len(given) == 2 else ""), *where)
+        if given[0] == "art":
+            cells = sorted(self._art(lattice, entry["art"], where + ("art",), what=f"piece {name}"))
+        else:
+            cells = self._cell_list(lattice, entry["cells"], where + ("cells",), what="cells")
+        if not is_connected(lattice, cells):
+            self.fail(f"piece {name} is not connected on the {lattice.name} lattice "
+                      f"({_CONNECTED.get(lattice.name, 'its cells must share edges')})", *where, given[0])
+        return [PieceSpec(name, cells, count, one_sided, line)]
+
+    def _set(self, lattice: Lattice, entry: dict, where: tuple, line: int | None) -> list[PieceSpec]:
+        name = self._str(entry["set"], *where, "set", what="set")
+        one_sided = self._bool(entry.get("one_sided", False), *where, "one_sided", what="one_sided")
+        count = self._int(entry.get("count", 1), *where, "count", what="count", minimum=1)
+        base_lattice, pad = lattice, 0
+        if isinstance(lattice, CubicLattice) and lattice.dim > 2:
+            base_lattice, pad = get_lattice("square"), lattice.dim - 2  # flat pieces in a box
+        full = ("one-sided-" + name) if one_sided and not name.startswith("one-sided-") else name
+        try:
+            pieces = standard_set(base_lattice, full)
+        except KeyError:
+            known = ", ".join(set_names(base_lattice)) or "none"
+            self.fail(f"unknown piece set {name!r} for the {lattice.name} lattice; known: {known}", *where, "set")
+        counts = entry.get("counts", {})
+        if not isinstance(counts, dict):
+            self.fail("counts must be a table of piece name = count, e.g. counts = { X = 2 }", *where, "counts")
+        names = [p[0] for p in pieces]
+        for k, v in counts.items():
+            if k not in names:
+                self.fail(f"counts: the set {full} has no piece {k!r}; its pieces: {' '.join(names)}",
+                          *where, "counts")
+            self._int(v, *where, "counts", what=f"counts.{k}", minimum=1)
+        return [PieceSpec(pname, [c + (0,) * pad for c in cells], counts.get(pname, count), os_, line)
+                for pname, cells, os_ in pieces]
+
+    def _expected(self, exp) -> dict:
+        if exp is None:
+            return {}
+        if not isinstance(exp, dict):
+            self.fail("expected must be a table: [expected]", "expected")
+        self._keys(exp, EXPECTED_KEYS, "expected", what="[expected]")
+        return {k: self._int(v, "expected", k, what=f"expected {k}", minimum=0) for k, v in exp.items()}
+
+
+_CELL_RULES = {
+    "triangle": " (file cells are (x, y) with x = y (mod 3) and x != 1 (mod 3))",
+    "no0": " (file cells are (x, y) with x = y (mod 3))",
+}
+_CONNECTED = {
+    "no0": "circles connect to the gaps around them",
+    "hex": "its hexagons must share edges",
+    "triangle": "its triangles must share edges",
+}
+
+
+def _with_gaps(lattice: Lattice, circles: set[Point]) -> set[Point]:
+    """Circles and every gap touching at least one of them (No.0's box)."""
+    return set(circles) | {g for c in circles for g in lattice.neighbours(c)}
+
+
+def _hexagon(lattice: Lattice, n: int) -> set[Point]:
+    """The regular hexagon of side n centred on the origin: n hexagons a
+    side, 6 n^2 triangles, or circles n a side with their gaps."""
+    dist = lambda i, j: max(abs(i), abs(j), abs(i + j))
+    if lattice.name == "hex":
+        return {(q, r) for q in range(-n + 1, n) for r in range(-n + 1, n) if dist(q, r) < n}
+    if lattice.name == "no0":
+        return _with_gaps(lattice, {(3 * i, 3 * j) for i in range(-n + 1, n) for j in range(-n + 1, n)
+                                    if dist(i, j) < n})
+    out = set()
+    for i in range(-n, n + 1):
+        for j in range(-n, n + 1):
+            for k, corners in ((1, ((0, 0), (1, 0), (0, 1))), (2, ((1, 0), (0, 1), (1, 1)))):
+                if all(dist(i + a, j + b) <= n for a, b in corners):
+                    out.add((k + 3 * i, k + 3 * j))
+    return out
+
+
+def _fmt(c) -> str:
+    return "(" + ", ".join(str(x + 1) for x in c) + ")"
+
+
+def _fmt_user(cell) -> str:
+    return "(" + ", ".join(str(x) for x in cell) + ")"
