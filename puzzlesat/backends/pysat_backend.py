@@ -7,6 +7,7 @@ short blocking clauses when the problem says all solutions have equal weight.
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 
 from pysat.solvers import Solver, SolverNames
@@ -21,6 +22,9 @@ SOLVERS: dict[str, tuple[str, ...]] = {
 }
 #: PySAT solvers that cannot take clauses after solving (no blocking-clause counting)
 NON_INCREMENTAL = {"kissat404"}
+#: PySAT solvers whose solve cannot be interrupted: a time limit runs them in a
+#: child process that is killed at the deadline
+NO_INTERRUPT = {"cadical103", "cadical153", "cadical195", "cadical300", "kissat404", "lingeling"}
 DEFAULT_SOLVER = "cadical195"
 
 
@@ -47,6 +51,8 @@ class PySatBackend(Backend):
         return Solver(name=self.solver, bootstrap_with=clauses)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+        if time_limit is not None and self.solver in NO_INTERRUPT:
+            return self._search_in_child(problem, limit, time_limit, keep, on_solution)
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
         count, sols, stopped = 0, [], None
@@ -80,6 +86,52 @@ class PySatBackend(Backend):
                         s.add_clause(blocking_clause(problem, sol))
             except KeyboardInterrupt:
                 stopped = "interrupted"
+        return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
+
+
+    def _search_in_child(self, problem, limit, time_limit, keep, on_solution):
+        """search() in a forked process streaming solutions back, killed at the deadline."""
+        deadline = Deadline(time_limit)
+        ctx = multiprocessing.get_context("fork")
+        recv, send = ctx.Pipe(duplex=False)
+
+        def child():
+            recv.close()
+            r = self.search(problem, limit=limit, on_solution=lambda sol: send.send(sorted(sol)))
+            send.send(("done", r.complete, r.stopped_by, r.stats))
+            send.close()
+
+        proc = ctx.Process(target=child, daemon=True)
+        proc.start()
+        send.close()
+        count, sols, stopped, complete, stats = 0, [], None, False, {}
+        try:
+            while True:
+                remaining = deadline.remaining()
+                if remaining <= 0 or not recv.poll(remaining):
+                    stopped = "time-limit"
+                    break
+                try:
+                    msg = recv.recv()
+                except EOFError:
+                    raise BackendError(f"{self.name} stopped unexpectedly (exit code {proc.exitcode})") from None
+                if isinstance(msg, tuple):
+                    _, complete, stopped, stats = msg
+                    break
+                sol = frozenset(msg)
+                count += 1
+                if keep:
+                    sols.append(sol)
+                if on_solution is not None and on_solution(sol):
+                    stopped = "callback"
+                    break
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        finally:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+            recv.close()
         return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
 
 

@@ -1,0 +1,71 @@
+"""Orientations, placements and symmetries on the square/cubic lattices."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzlesat.loading import load_puzzle
+from puzzlesat.models.tiling.geometry import orientations, polyforms
+from puzzlesat.models.tiling.lattice import CubicLattice
+from puzzlesat.models.tiling.standard import standard_set
+
+
+def _info(name):
+    t = load_puzzle(name)
+    p = t.compile()
+    return {r["name"]: r for r in t.info(p)["pieces"]}, p
+
+
+def test_z_has_12_orientations_in_the_3x4x5_box():
+    info, _ = _info("pentomino-3x4x5")
+    assert info["Z"]["orientations"] == 12
+    # every pentomino lives in the box; the X's 3 orientations are the 3 planes
+    assert info["X"]["orientations"] == 3
+
+
+def test_f_has_8_orientations_in_2d_and_placement_counts_of_6x10():
+    info, problem = _info("pentomino-6x10")
+    assert info["F"]["orientations"] == 8
+    assert info["X"]["orientations"] == 1 and info["I"]["orientations"] == 2
+    # X: a 3x3 cross centred anywhere inside a 6x10 box: 4 * 8 centres
+    assert info["X"]["placements"] == 32
+    assert problem.n_vars == 2056  # the figure solver-notes.md quotes for 6x10
+
+
+def test_one_sided_piece_has_only_rotations():
+    lat = CubicLattice(2)
+    f = standard_set(lat, "pentominoes")
+    cells = dict((n, c) for n, c, _ in f)["F"]
+    assert len(orientations(lat, cells, lat.rotations)) == 4
+    assert len(orientations(lat, cells, lat.point_group)) == 8
+
+
+@pytest.mark.parametrize("n,free,one_sided", [(1, 1, 1), (2, 1, 1), (3, 2, 2), (4, 5, 7), (5, 12, 18), (6, 35, 60)])
+def test_polyomino_counts(n, free, one_sided):
+    lat = CubicLattice(2)
+    assert len(polyforms(lat, n)) == free
+    assert len(polyforms(lat, n, one_sided=True)) == one_sided
+
+
+def test_polycube_counts():
+    # free polycubes in 3-D where mirror images count as the same (point group with reflections)
+    lat = CubicLattice(3)
+    assert [len(polyforms(lat, n)) for n in (1, 2, 3, 4)] == [1, 1, 2, 7]
+    # one-sided (rotations only): the chiral tetracube pair counts twice
+    assert len(polyforms(lat, 4, one_sided=True)) == 8
+
+
+def test_standard_set_names():
+    lat = CubicLattice(2)
+    assert [n for n, _, _ in standard_set(lat, "pentominoes")] == list("FILNPTUVWXYZ")
+    names = [n for n, _, _ in standard_set(lat, "one-sided-tetrominoes")]
+    assert names == ["I4", "L4", "L4'", "O4", "S4", "S4'", "T4"]
+
+
+@pytest.mark.parametrize("name,syms", [("pentomino-6x10", 4), ("pentomino-8x8-hole", 8), ("pentomino-3x4x5", 8),
+                                       ("pentomino-2x5x6", 8),
+                                       # 16 axis flips times the swap of the two axes of length 2
+                                       ("pentomino-5x3x2x2", 32)])
+def test_board_symmetry_group_sizes(name, syms):
+    _, p = _info(name)
+    assert len(p.symmetries) == syms
