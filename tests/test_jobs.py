@@ -1,0 +1,227 @@
+"""Counting and solving through every back end, against brute force.
+
+The brute-force tiler and its symmetry reduction below are written from
+scratch (rotating coordinates by hand, first-empty-cell search), sharing
+nothing with puzzlesat's placement generator or counting code.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import get_backend
+from puzzlesat.errors import VerificationError
+from puzzlesat.loading import load_puzzle
+from puzzlesat.models.tiling.boxfile import load as load_box
+from puzzlesat.models.tiling.puzzle import TilingSolution
+
+BACKENDS = ["cadical195", "glucose4", "minisat22", "cpsat", "exact"]
+COUNTERS = BACKENDS + ["ganak"]
+
+
+# --------------------------------------------------------------- brute force
+
+
+def _shapes(cells, rows, cols):
+    """All rotations/reflections of a 2-D shape, normalised to (0,0)."""
+    out = set()
+    cur = list(cells)
+    for flip in (False, True):
+        pts = [(r, -c) for r, c in cur] if flip else cur
+        for _ in range(4):
+            pts = [(c, -r) for r, c in pts]
+            mr = min(r for r, _ in pts)
+            mc = min(c for _, c in pts)
+            out.add(tuple(sorted((r - mr, c - mc) for r, c in pts)))
+    return out
+
+
+def brute_tilings(rows, cols, holes, pieces):
+    """Every tiling as a frozenset of (piece, frozenset(cells))."""
+    shapes = {n: _shapes(c, rows, cols) for n, (c, _) in pieces.items()}
+    left = {n: k for n, (_, k) in pieces.items()}
+    grid = {(r, c): None for r in range(rows) for c in range(cols) if (r, c) not in holes}
+    found = []
+    used = []
+
+    def go():
+        empty = next((p for p in sorted(grid) if grid[p] is None), None)
+        if empty is None:
+            if all(v == 0 for v in left.values()):
+                found.append(frozenset(used))
+            return
+        for n in pieces:
+            if not left[n]:
+                continue
+            for sh in shapes[n]:
+                dr, dc = empty[0] - sh[0][0], empty[1] - sh[0][1]
+                cells = [(r + dr, c + dc) for r, c in sh]
+                if all(grid.get(x, 1) is None for x in cells):
+                    for x in cells:
+                        grid[x] = n
+                    left[n] -= 1
+                    used.append((n, frozenset(cells)))
+                    go()
+                    used.pop()
+                    left[n] += 1
+                    for x in cells:
+                        grid[x] = None
+
+    go()
+    return found
+
+
+def brute_orbits(tilings, rows, cols, holes):
+    maps = [lambda r, c: (r, c), lambda r, c: (rows - 1 - r, c), lambda r, c: (r, cols - 1 - c),
+            lambda r, c: (rows - 1 - r, cols - 1 - c)]
+    if rows == cols:
+        maps += [lambda r, c, m=m: m(c, r) for m in list(maps)]
+    maps = [m for m in maps if {m(*h) for h in holes} == set(holes)]
+
+    def canon(t):
+        return min(tuple(sorted((n, tuple(sorted(m(*x) for x in cells))) for n, cells in t)) for m in maps)
+
+    return len({canon(t) for t in tilings})
+
+
+# ------------------------------------------------------------------- boards
+
+BOX_PIECES = {
+    "D": [(0, 0), (0, 1)],
+    "L": [(0, 0), (1, 0), (2, 0), (2, 1)],
+    "O": [(0, 0), (0, 1), (1, 0), (1, 1)],
+    "V": [(0, 0), (1, 0), (1, 1)],
+    "I": [(0, 0), (1, 0), (2, 0)],
+}
+
+CASES = [
+    # (rows, cols, holes, {piece: count})
+    (2, 4, (), {"D": 4}),                 # repeated piece only: Burnside
+    (4, 4, (), {"D": 8}),                 # 36 tilings, many symmetric ones
+    (2, 4, (), {"L": 2}),                 # a solution fixed by the 180-degree turn
+    (4, 4, (), {"O": 1, "V": 4}),         # piece used once whose centre placement is fixed by all 8
+    (3, 4, (), {"I": 2, "V": 2}),
+    (3, 3, ((1, 1),), {"V": 1, "I": 1, "D": 2}),  # a hole in the middle
+]
+
+
+def _box_text(rows, cols, holes, counts):
+    lines = [f"BOX / {rows} * {cols}"]
+    if holes:
+        lines.append("RESERVE / (*) " + ", ".join(f"({r + 1}, {c + 1})" for r, c in holes))
+    for n, k in counts.items():
+        for _ in range(k):
+            lines.append(f"ELEMENT / ({n}) " + ", ".join(f"({r + 1}, {c + 1})" for r, c in BOX_PIECES[n]))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("backend", COUNTERS)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}x{c[1]}-" + "".join(f"{n}{k}" for n, k in c[3].items()))
+def test_counts_match_brute_force(case, backend):
+    rows, cols, holes, counts = case
+    puzzle = load_box(_box_text(rows, cols, holes, counts), "case.box")
+    tilings = brute_tilings(rows, cols, set(holes), {n: (BOX_PIECES[n], k) for n, k in counts.items()})
+    raw = jobs.count(puzzle, get_backend(backend))
+    assert (raw.count, raw.complete) == (len(tilings), True)
+    uniq = jobs.count(puzzle, get_backend(backend), unique=True)
+    assert (uniq.count, uniq.complete) == (brute_orbits(tilings, rows, cols, holes), True)
+
+
+def test_brute_force_itself_on_known_numbers():
+    # 4x4 has 36 domino tilings; 2x4 five (sanity of the reference above)
+    assert len(brute_tilings(4, 4, set(), {"D": (BOX_PIECES["D"], 8)})) == 36
+    assert len(brute_tilings(2, 4, set(), {"D": (BOX_PIECES["D"], 4)})) == 5
+
+
+@pytest.mark.parametrize("backend", ["cadical195", "cpsat", "exact"])
+def test_pentomino_3x20_counts(backend):
+    puzzle = load_puzzle("pentomino-3x20")
+    uniq = jobs.count(puzzle, get_backend(backend), unique=True, keep=True)
+    assert (uniq.count, uniq.complete) == (2, True)
+    assert len(uniq.solutions) == 2  # each decoded and verified on the way
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "exact"])
+def test_pentomino_3x20_raw_count(backend):
+    raw = jobs.count(load_puzzle("pentomino-3x20"), get_backend(backend))
+    assert (raw.count, raw.complete) == (8, True)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_solve_returns_a_verified_board(backend):
+    puzzle = load_puzzle("pentomino-6x10")
+    out = jobs.solve(puzzle, get_backend(backend))
+    assert out.status.value == "solved"
+    puzzle.verify(out.solution)  # again, explicitly
+    rows = puzzle.render_text(out.solution).splitlines()
+    assert len(rows) == 6 and all(len(r) == 10 for r in rows)
+    assert sorted("".join(rows)) == sorted("FILNPTUVWXYZ" * 5)
+
+
+def test_exact_counts_6x10_unique():
+    # 2339 (Isobe 1965; the blog's 9356 / 4): cheap on the exact-cover engine
+    out = jobs.count(load_puzzle("pentomino-6x10"), get_backend("exact"), unique=True)
+    assert (out.count, out.complete) == (2339, True)
+
+
+def test_no_solution_by_area_is_said_without_solving():
+    puzzle = load_box("BOX / 2 * 3\nELEMENT / (D) (1, 1), (1, 2)\n", "a.box")
+    out = jobs.solve(puzzle, get_backend("cadical195"))
+    assert out.status.value == "no-solution"
+    assert out.reason == "the pieces cover 2 cells but the board has 6 free cells"
+    c = jobs.count(puzzle, get_backend("cadical195"))
+    assert (c.count, c.complete, c.reason) == (0, True, out.reason)
+
+
+def test_limit_gives_a_labelled_lower_bound():
+    out = jobs.count(load_puzzle("dominoes-2x4"), get_backend("cadical195"), limit=3)
+    assert (out.count, out.complete, out.stopped_by) == (3, False, "limit")
+
+
+def test_time_limit_gives_a_labelled_lower_bound():
+    out = jobs.count(load_puzzle("pentomino-6x10"), get_backend("cadical195"), time_limit=0.5)
+    assert out.complete is False and out.stopped_by == "time-limit"
+    assert out.count < 9356
+
+
+# ------------------------------------------------------------------ verifier
+
+
+def _solution(name="pentomino-3x20"):
+    puzzle = load_puzzle(name)
+    return puzzle, jobs.solve(puzzle, get_backend("cadical195")).solution
+
+
+def test_verifier_catches_an_uncovered_cell():
+    puzzle, sol = _solution()
+    name, cells = sol.placements[0]
+    bad = TilingSolution(sol.placements[1:])
+    with pytest.raises(VerificationError, match=r"cell \(\d+, \d+\) is not covered"):
+        puzzle.verify(bad)
+
+
+def test_verifier_catches_a_deformed_piece():
+    puzzle, sol = _solution()
+    # swap one cell of two pieces: both still cover the board exactly once
+    (n1, c1), (n2, c2) = sol.placements[0], sol.placements[1]
+    bad = None
+    for a in c1:
+        for b in c2:
+            p1 = tuple(sorted(set(c1) - {a} | {b}))
+            p2 = tuple(sorted(set(c2) - {b} | {a}))
+            bad = TilingSolution([(n1, p1), (n2, p2)] + sol.placements[2:])
+            try:
+                puzzle.verify(bad)
+            except VerificationError as e:
+                assert "is not an image of its shape" in str(e)
+                return
+    pytest.fail("no cell swap produced a deformed piece")
+
+
+def test_verifier_catches_a_piece_used_twice():
+    puzzle = load_puzzle("dominoes-2x4")
+    sol = jobs.solve(puzzle, get_backend("cadical195")).solution
+    bad = TilingSolution(sol.placements[:3])
+    with pytest.raises(VerificationError):
+        puzzle.verify(bad)
