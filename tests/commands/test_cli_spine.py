@@ -1,0 +1,135 @@
+"""The CLI as a user runs it: output, JSON shapes, exit codes, error lines."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def test_solve_prints_the_board_and_backend(cli):
+    r = cli("solve", "pentomino-3x20")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert [len(l) for l in lines[:3]] == [20, 20, 20]
+    assert sorted("".join(lines[:3])) == sorted("FILNPTUVWXYZ" * 5)
+    assert lines[3].startswith("solved by cadical195 in ")
+
+
+def test_solve_json(cli):
+    r = cli("solve", "pentomino-6x10", "--json", "--backend", "glucose4")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert d["status"] == "solved" and d["backend"] == "glucose4"
+    assert len(d["solution"]["placements"]) == 12
+    assert len(d["solution"]["rows"]) == 6
+
+
+def test_count_json_unique(cli):
+    r = cli("count", "pentomino-3x20", "--unique", "--json")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert {k: d[k] for k in ("count", "unique", "complete")} == {"count": 2, "unique": True, "complete": True}
+    assert isinstance(d["backend"], str) and isinstance(d["seconds"], float)
+
+
+def test_count_limit_is_incomplete_with_exit_3(cli):
+    r = cli("count", "dominoes-2x4", "--limit", "2", "--backend", "minisat22")
+    assert r.code == 3
+    assert r.out.startswith("at least 2 solutions, incomplete (stopped by limit)")
+
+
+def test_count_plain_text(cli):
+    r = cli("count", "dominoes-2x4", "--unique", "--backend", "cpsat")
+    assert r.code == 0
+    assert r.out.splitlines()[0] == "4 solutions up to symmetry"
+
+
+def test_info_table_and_json(cli):
+    r = cli("info", "pentomino-3x4x5", "--json", "--encodings", "pairwise,seqcounter")
+    assert r.code == 0, r.err
+    d = r.json()
+    z = next(p for p in d["pieces"] if p["name"] == "Z")
+    assert (z["orientations"], z["placements"]) == (12, z["placements"]) and z["placements"] > 0
+    assert [s["encoding"] for s in d["cnf"]] == ["pairwise", "seqcounter"]
+    assert all(s["clauses"] > 0 for s in d["cnf"])
+    r = cli("info", "pentomino-6x10")
+    assert "F" in r.out and "orientations" in r.out and "pairwise" in r.out
+
+
+def test_info_on_6x10_matches_solver_notes(cli):
+    # solver-notes.md: 6x10 pairwise has 2,056 variables
+    d = cli("info", "pentomino-6x10", "--json", "--encodings", "pairwise").json()
+    assert d["cnf"][0]["variables"] == 2056
+
+
+def test_list_and_backends(cli):
+    r = cli("list", "--json")
+    names = {i["name"] for i in r.json()["instances"]}
+    assert {"pentomino-3x20", "pentomino-6x10", "pentomino-5x3x2x2", "pentomino-8x8-hole"} <= names
+    r = cli("backends", "--json")
+    got = {b["name"] for b in r.json()["backends"]}
+    assert {"cadical195", "glucose4", "minisat22", "cpsat"} <= got
+
+
+def test_no_solution_exit_1(cli, tmp_path):
+    f = tmp_path / "odd.box"
+    f.write_text("BOX / 2 * 3\nELEMENT / (D) (1, 1), (1, 2)\n")
+    r = cli("solve", str(f))
+    assert r.code == 1
+    assert r.out.strip() == "no solution: the pieces cover 2 cells but the board has 6 free cells"
+
+
+def test_no_solution_proved_by_a_solver(cli, tmp_path):
+    # the right area, but two T tetrominoes cannot tile a 2x4 box
+    f = tmp_path / "tt.box"
+    f.write_text("BOX / 2 * 4\nELEMENT / (T) (1, 1), (1, 2), (1, 3), (2, 2)\n"
+                 "ELEMENT / (T) (1, 1), (1, 2), (1, 3), (2, 2)\n")
+    r = cli("solve", str(f))
+    assert r.code == 1
+    assert r.out.startswith("no solution (proved by cadical195 in ")
+    r = cli("count", str(f), "--json")
+    assert (r.code, r.json()["count"], r.json()["complete"]) == (0, 0, True)
+
+
+def test_piece_that_fits_nowhere_is_bad_input(cli, tmp_path):
+    f = tmp_path / "no.box"
+    f.write_text("BOX / 1 * 4\nELEMENT / (V) (1, 1), (2, 1), (2, 2)\nELEMENT / (O) (1, 1)\n")
+    r = cli("solve", str(f), "--json")
+    assert r.code == 2  # V fits nowhere in a 1x4 strip: bad input, named
+    assert "piece V fits nowhere on the board" in r.err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["solve", "no-such-thing"], "puzzlesat: unknown instance 'no-such-thing': not a file, nor a bundled name (run 'puzzlesat list')"),
+    (["solve", "missing.box"], "puzzlesat: missing.box: no such file"),
+    (["solve", "pentomino-3x20", "--backend", "nope"], "puzzlesat: unknown backend 'nope'; run 'puzzlesat backends' to see the choices"),
+])
+def test_bad_input_is_one_line_exit_2(cli, args, message):
+    r = cli(*args)
+    assert r.code == 2
+    assert r.err.strip() == message
+    assert "Traceback" not in r.err
+
+
+def test_bad_encoding_and_bad_file_line(cli, tmp_path):
+    r = cli("solve", "pentomino-3x20", "--encoding", "nope")
+    assert r.code == 2 and "invalid choice: 'nope'" in r.err
+    f = tmp_path / "bad.box"
+    f.write_text("BOX / 3 * 3\nELEMENT / (A) (1, 1), (9, 9, 9)\n")
+    r = cli("count", str(f))
+    assert r.code == 2
+    assert r.err.strip() == f"puzzlesat: {f}:2: cell (9, 9, 9) has 3 coordinates, the box has 2 dimensions"
+
+
+def test_works_from_any_directory(cli, tmp_path):
+    r = cli("count", "dominoes-2x4", "--json", cwd=tmp_path)
+    assert r.code == 0 and r.json()["count"] == 5
+
+
+def test_svg_output(cli, tmp_path):
+    out = tmp_path / "b.svg"
+    r = cli("solve", "pentomino-3x4x5", "--svg", str(out))
+    assert r.code == 0, r.err
+    svg = out.read_text()
+    assert svg.startswith("<svg") and svg.count("<rect") > 60
