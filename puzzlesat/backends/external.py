@@ -1,0 +1,199 @@
+"""Any DIMACS SAT solver binary as a back end: ``external:PATH_OR_NAME``.
+
+The problem is written as DIMACS (encoders/dimacs.py, with the projection
+line but no variable map: a back end does not know what variables mean),
+the solver runs as a child process in its own process group, and its answer
+is read back with :func:`~puzzlesat.encoders.dimacs.read_answer`.
+
+- Exit codes: 10 satisfiable, 20 unsatisfiable (the SAT-competition
+  convention); the answer's status line must agree.  Any other code with no
+  status line is an error (a crash, a bad option); ``s UNKNOWN`` or no
+  answer within the time limit is "unknown".
+- Output: the ``s``/``v`` lines on stdout (cadical, picosat, kissat,
+  cryptominisat5, lingeling, ...), or for MiniSat and Glucose, which print
+  their model only to a result file, that file (passed as the second
+  argument).
+- Time limit: the whole process group is sent SIGTERM, then SIGKILL, so a
+  hung solver (and any helper it forked) is stopped.
+- Counting: one solver call per solution, each with the blocking clauses of
+  the solutions so far (primary variables only, short clauses when the
+  problem is fixed-weight, as base.blocking_clause), until UNSAT.  Every
+  call starts from scratch, so this is for checking and for small counts.
+
+``PATH_OR_NAME`` may carry options, shell-quoted: ``external:cadical -q``
+or ``external:'/opt/kissat/bin/kissat --sat'``.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
+from ..encoders.dimacs import build_dimacs, read_answer
+from ..errors import InputError
+from ..problem import Problem
+from .base import Backend, BackendError, Deadline, SearchResult, blocking_clause
+
+#: solvers that write their model to a result file given as the 2nd argument
+RESULT_FILE_SOLVERS = ("minisat", "minisat2", "minisat22", "glucose", "glucose-syrup", "glucose_static")
+#: quiet options for solvers whose default chatter is large
+QUIET = {"cadical": ["-q"], "cryptominisat5": ["--verb", "0"], "kissat": ["-q"], "minisat": ["-verb=0"]}
+
+
+def external_backend(arg: str, encoding: str | None = None, **options) -> "ExternalBackend":
+    """The ``external:`` factory (backends._FACTORIES)."""
+    return ExternalBackend(arg, encoding=encoding or DEFAULT_ENCODING, **options)
+
+
+class ExternalBackend(Backend):
+    def __init__(self, command: str, encoding: str = DEFAULT_ENCODING, keep_files: str | None = None):
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:
+            raise BackendError(f"external:{command}: {e}") from None
+        if not argv:
+            raise BackendError("external: give a solver, e.g. external:cadical or external:/path/to/solver")
+        exe = shutil.which(argv[0])
+        if exe is None:
+            raise BackendError(f"external solver {argv[0]!r} not found (not on PATH, not an executable file)")
+        self.exe, self.args = exe, argv[1:]
+        self.base = os.path.basename(exe)
+        self.result_file = self.base in RESULT_FILE_SOLVERS
+        if not self.args:
+            self.args = list(QUIET.get(self.base, []))
+        self.encoding = check_encoding(encoding)
+        self.name = "external:" + command
+        self.keep_files = keep_files  # a directory to leave the last CNF/answer in (debugging)
+
+    # -- one solver call
+    def _run(self, cnf_text: str, workdir: str, deadline: Deadline, n_vars: int):
+        """(status, values, why): "SAT" / "UNSAT" / "UNKNOWN", the model, and
+        for UNKNOWN why ("time-limit" or "solver gave up")."""
+        cnf = os.path.join(workdir, "model.cnf")
+        res = os.path.join(workdir, "result.txt")
+        Path(cnf).write_text(cnf_text)
+        if os.path.exists(res):
+            os.unlink(res)
+        argv = [self.exe, *self.args, cnf] + ([res] if self.result_file else [])
+        remaining = deadline.remaining()
+        if remaining is not None and remaining <= 0:
+            return "UNKNOWN", None, "time-limit"
+        out_path = os.path.join(workdir, "stdout.txt")
+        err_path = os.path.join(workdir, "stderr.txt")
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            try:
+                proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                        start_new_session=True)
+            except OSError as e:
+                raise BackendError(f"cannot run {self.exe}: {e.strerror}") from None
+            try:
+                rc = proc.wait(timeout=remaining)
+            except subprocess.TimeoutExpired:
+                kill_group(proc)
+                return "UNKNOWN", None, "time-limit"
+            except BaseException:
+                kill_group(proc)
+                raise
+        if self.result_file and os.path.exists(res):
+            text = Path(res).read_text(errors="replace")
+        else:
+            text = _answer_lines(Path(out_path).read_text(errors="replace"))
+        where = res if self.result_file else f"{self.base} output"
+        if rc not in (0, 10, 20):
+            tail = Path(err_path).read_text(errors="replace").strip().splitlines()[-3:]
+            raise BackendError(f"{self.base} failed with exit code {rc}" + (": " + " | ".join(tail) if tail else ""))
+        try:
+            ans = read_answer(text, where)
+        except InputError as e:
+            if rc == 0:  # no verdict and no answer: it gave up (e.g. its own limit)
+                return "UNKNOWN", None, "solver gave up"
+            raise BackendError(f"cannot read {self.base}'s answer: {e}") from None
+        expect = {10: "SAT", 20: "UNSAT"}.get(rc)
+        if expect is not None and ans.status != expect:
+            raise BackendError(f"{self.base} exited with {rc} but answered {ans.status}")
+        if ans.status == "SAT":
+            ans.check_range(n_vars, "the CNF given to the solver")
+        return ans.status, ans.values, (None if ans.status != "UNKNOWN" else "solver gave up")
+
+    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+        deadline = Deadline(time_limit)
+        enc = encode_cnf(problem, self.encoding)
+        # the variable map is the family's business: only the projection goes out
+        exp = build_dimacs(enc, var_map=False)
+        comments = "".join(c + "\n" for c in exp.comments)
+        body = "".join(list(exp.lines())[len(exp.comments) + 1:])
+        stats = {"variables": exp.n_vars, "clauses": len(exp.clauses), "encoding": self.encoding,
+                 "solver": self.exe, "calls": 0}
+        primary = set(problem.primary)
+        count, sols, stopped, complete = 0, [], None, False
+        blocking: list[str] = []
+        workdir = self.keep_files or tempfile.mkdtemp(prefix="puzzlesat-ext-")
+        os.makedirs(workdir, exist_ok=True)
+        try:
+            while True:
+                if limit is not None and count >= limit:
+                    stopped = "limit"
+                    break
+                text = (comments + f"p cnf {exp.n_vars} {len(exp.clauses) + len(blocking)}\n" + body
+                        + "".join(blocking))
+                stats["calls"] += 1
+                t0 = time.perf_counter()
+                status, values, why = self._run(text, workdir, deadline, exp.n_vars)
+                stats.setdefault("call_seconds", []).append(round(time.perf_counter() - t0, 4))
+                if status == "UNKNOWN":
+                    stopped = why
+                    break
+                if status == "UNSAT":
+                    complete = True
+                    break
+                sol = frozenset(v for v, b in values.items() if b and v in primary)
+                count += 1
+                if keep:
+                    sols.append(sol)
+                if on_solution is not None and on_solution(sol):
+                    stopped = "callback"
+                    break
+                cl = blocking_clause(problem, sol)
+                if not cl:
+                    complete = True  # the empty solution blocked: nothing else can exist
+                    break
+                blocking.append(" ".join(map(str, cl)) + " 0\n")
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        finally:
+            if not self.keep_files:
+                shutil.rmtree(workdir, ignore_errors=True)
+        return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
+
+
+def _answer_lines(text: str) -> str:
+    """The ``s`` and ``v`` lines of a solver's stdout; its comments and any
+    other chatter (banners, warnings) are not part of the answer."""
+    return "\n".join(l for l in text.splitlines() if l[:2] in ("s ", "v ") or l.strip() in ("s", "v"))
+
+
+def kill_group(proc: subprocess.Popen, grace: float = 1.0) -> None:
+    """SIGTERM the child's process group, SIGKILL it if still alive after ``grace``."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(timeout=grace)
+            if sig == signal.SIGTERM:
+                # the leader is gone; make sure nothing it forked survives
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            return
+        except subprocess.TimeoutExpired:
+            continue

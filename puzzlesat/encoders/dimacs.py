@@ -1,0 +1,396 @@
+"""DIMACS CNF out, solver answers back in.
+
+Writing
+=======
+
+Every comment comes before the ``p cnf`` line (some solvers reject comments
+after it), in this order::
+
+    c puzzlesat DIMACS export
+    c title: the 12 pentominoes in a 3x20 box (Isobe 1965)
+    c instance: pentomino-3x20
+    c family: tiling
+    c encoding: mixed (cardinality encoding of ExactlyOne / Exactly(k))
+    c puzzlesat-header problem=3f2a... encoding=mixed unique=no vars=1872 clauses=10214 primary=1872
+    c var 1 place I orientation 0 cells (1,1) (1,2) (1,3) (1,4) (1,5)
+    ...                                        one line per primary variable
+    c p show 1 2 ... 1872 0                    the projection set: primary variables
+    c t pmc                                    projected model counting
+    p cnf 1872 10214
+
+``problem=`` is a digest of the compiled problem (variables' meanings,
+constraints, primary set), so an answer or a CNF from another instance, or
+another encoding, is recognised.  The ``c var`` lines use the family's
+``describe_var`` (a placement: piece, orientation index, 1-based cells; a
+nonogram cell: its row and column); auxiliary variables get no line.
+
+Clauses never repeat a literal or hold both x and -x; ``p cnf V C`` counts
+exactly the variables (the highest id) and clauses written.
+
+Reading answers
+===============
+
+:func:`read_answer` accepts
+
+- SAT-competition output: ``c`` comments, one ``s SATISFIABLE`` /
+  ``s UNSATISFIABLE`` / ``s UNKNOWN`` line, and for SAT the model in ``v``
+  lines, split over any number of lines, ended by ``0``; variables left out
+  are unassigned (a partial assignment).  Pseudo-Boolean solvers' ``v x1
+  -x2`` tokens are read too.
+- MiniSat's result file: ``SAT`` then the literals ending in ``0``, or
+  ``UNSAT`` (``INDET`` when it gave up).
+
+Anything else is an :class:`~puzzlesat.errors.InputError` naming the file
+and line: not a solver output, a non-integer literal, a model without its
+ending 0, a variable beyond the CNF's header, a variable given both values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, TextIO
+
+from ..errors import InputError
+from ..problem import Clause, Problem, Regular
+from .cnf import CnfEncoding
+
+HEADER_TAG = "puzzlesat-header"
+
+
+# ----------------------------------------------------------------- identity
+
+
+def problem_digest(problem: Problem) -> str:
+    """A short, stable digest of a compiled problem (16 hex digits).
+
+    Built from the variables' printed meanings, the constraints and the
+    primary set, so it changes when the instance changes and not when the
+    file's comments or layout do.
+    """
+    h = hashlib.sha256()
+    for m in problem.meanings:
+        h.update(str(m).encode())
+        h.update(b"\n")
+    for c in problem.constraints:
+        h.update(type(c).__name__.encode())
+        if isinstance(c, Clause):
+            h.update(repr(c.lits).encode())
+        elif isinstance(c, Regular):
+            a = c.automaton
+            h.update(repr((c.vars, a.transitions, a.start, sorted(a.accepting))).encode())
+        else:
+            h.update(repr((getattr(c, "k", 1), c.vars)).encode())
+        h.update(b"\n")
+    h.update(repr(sorted(problem.primary)).encode())
+    return h.hexdigest()[:16]
+
+
+@dataclass
+class Header:
+    """The identity line of an export: what the CNF was built from."""
+
+    problem: str
+    encoding: str
+    unique: bool
+    vars: int
+    clauses: int
+    primary: int
+
+    def line(self) -> str:
+        return (f"c {HEADER_TAG} problem={self.problem} encoding={self.encoding} "
+                f"unique={'yes' if self.unique else 'no'} vars={self.vars} clauses={self.clauses} "
+                f"primary={self.primary}")
+
+    @classmethod
+    def parse(cls, line: str, path: str | None = None, lineno: int | None = None) -> "Header":
+        fields = dict(kv.split("=", 1) for kv in line.split()[2:] if "=" in kv)
+        try:
+            return cls(fields["problem"], fields["encoding"], fields.get("unique", "no") == "yes",
+                       int(fields["vars"]), int(fields["clauses"]), int(fields.get("primary", 0)))
+        except (KeyError, ValueError):
+            raise InputError(f"malformed '{HEADER_TAG}' comment: {line.strip()!r}", path, lineno) from None
+
+
+# ------------------------------------------------------------------ writing
+
+
+def clean_clauses(clauses: Iterable[Iterable[int]]) -> list[list[int]]:
+    """Clauses without repeated literals; tautologies (x and -x) dropped."""
+    out = []
+    for cl in clauses:
+        seen: dict[int, None] = {}
+        taut = False
+        for l in cl:
+            if -l in seen:
+                taut = True
+                break
+            seen[l] = None
+        if not taut:
+            out.append(list(seen))
+    return out
+
+
+@dataclass
+class DimacsExport:
+    """A CNF ready to write: comments, header counts and clauses."""
+
+    comments: list[str]
+    n_vars: int
+    clauses: list[list[int]]
+    header: Header
+
+    def lines(self) -> Iterator[str]:
+        for c in self.comments:
+            yield c + "\n"
+        yield f"p cnf {self.n_vars} {len(self.clauses)}\n"
+        for cl in self.clauses:
+            yield (" ".join(map(str, cl)) + " 0\n") if cl else "0\n"
+
+    def write(self, out: TextIO) -> None:
+        out.writelines(self.lines())
+
+    def text(self) -> str:
+        return "".join(self.lines())
+
+
+def build_dimacs(enc: CnfEncoding, *, title: str = "", instance: str = "", family: str = "",
+                 describe: Callable[[object], str] = str, unique: bool = False,
+                 notes: Iterable[str] = (), digest: str | None = None, var_map: bool = True) -> DimacsExport:
+    """The export of ``enc``; ``digest`` is the problem digest of the
+    instance (before symmetry breaking) for the header line; ``var_map``
+    False leaves out the ``c var`` lines (a back end writing for a solver)."""
+    problem = enc.problem
+    clauses = clean_clauses(enc.clauses)
+    n_vars = max([enc.n_vars] + [abs(l) for cl in clauses for l in cl])
+    primary = sorted(problem.primary)
+    header = Header(digest or problem_digest(problem), enc.encoding, unique, n_vars, len(clauses), len(primary))
+    com = ["c puzzlesat DIMACS export"]
+    if title:
+        com.append("c title: " + _one_line(title))
+    if instance:
+        com.append("c instance: " + _one_line(instance))
+    if family:
+        com.append("c family: " + family)
+    com.append(f"c encoding: {enc.encoding} (cardinality encoding of ExactlyOne / Exactly(k))")
+    for n in notes:
+        com.append("c " + _one_line(n))
+    com.append(header.line())
+    com.append(f"c {len(primary)} primary variables (a solution is the set of them that are true); "
+               f"variables {problem.n_vars + 1 if enc.n_vars > problem.n_vars else '-'}"
+               f"{'..' + str(n_vars) if n_vars > problem.n_vars else ''} are auxiliary")
+    for v in primary if var_map else ():
+        com.append(f"c var {v} " + _one_line(describe(problem.meaning(v))))
+    com.append("c p show " + " ".join(map(str, primary)) + (" 0" if primary else "0"))
+    com.append("c t pmc")
+    return DimacsExport(com, n_vars, clauses, header)
+
+
+def _one_line(s: str) -> str:
+    return " ".join(str(s).split())
+
+
+# ------------------------------------------------------------------ reading
+
+
+@dataclass
+class Answer:
+    """A solver's verdict and (for SAT) its possibly partial assignment."""
+
+    status: str  # "SAT", "UNSAT", "UNKNOWN"
+    style: str  # "competition" or "minisat"
+    values: dict[int, bool] = field(default_factory=dict)
+    line_of: dict[int, int] = field(default_factory=dict)  # var -> line it was given on
+    header: Header | None = None  # a puzzlesat-header comment, when the answer carries one
+    header_line: int | None = None
+    path: str | None = None
+
+    def true_vars(self) -> frozenset:
+        return frozenset(v for v, b in self.values.items() if b)
+
+    def max_var(self) -> int:
+        return max(self.values, default=0)
+
+    def is_contiguous(self) -> bool:
+        """Every variable 1..max_var() is assigned (a solver's full model)."""
+        return len(self.values) == self.max_var()
+
+    def check_range(self, n_vars: int, what: str = "the CNF") -> None:
+        """InputError at the line of the first variable beyond ``n_vars``."""
+        beyond = [v for v in self.values if v > n_vars]
+        if beyond:
+            v = min(beyond, key=lambda u: (self.line_of[u], u))
+            raise InputError(f"variable {v} is beyond the {n_vars} variables of {what}: "
+                             "the answer belongs to a different instance or encoding", self.path, self.line_of[v])
+
+
+_STATUS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "UNKNOWN": "UNKNOWN", "INDETERMINATE": "UNKNOWN"}
+_MINISAT_STATUS = {"SAT": "SAT", "UNSAT": "UNSAT", "INDET": "UNKNOWN"}
+_LIT = re.compile(r"^(-?)x?(\d+)$")
+
+
+def read_answer(text: str, path: str | None = None) -> Answer:
+    """Parse a SAT-competition or MiniSat-style answer (see module doc)."""
+    ans: Answer | None = None
+    header, header_line = None, None
+    ended_at: int | None = None  # line of the terminating 0
+    status_line = last_lit_line = None
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        first, _, rest = line.partition(" ")
+        if first == "c":
+            if rest.split()[:1] == [HEADER_TAG]:
+                header, header_line = Header.parse(line, path, lineno), lineno
+            continue
+        if ans is None:
+            if first == "s":
+                st = _STATUS.get(rest.strip().upper())
+                if st is None:
+                    raise InputError(f"unknown status line {_show(line)}: expected 's SATISFIABLE', "
+                                     "'s UNSATISFIABLE' or 's UNKNOWN'", path, lineno)
+                ans = Answer(st, "competition", path=path)
+            elif line.upper() in _MINISAT_STATUS:
+                ans = Answer(_MINISAT_STATUS[line.upper()], "minisat", path=path)
+            elif first == "v":
+                raise InputError("'v' line before any 's SATISFIABLE' status line", path, lineno)
+            else:
+                raise InputError("not a SAT solver's answer: expected a SAT-competition 's SATISFIABLE' / "
+                                 "'s UNSATISFIABLE' line or MiniSat's 'SAT' / 'UNSAT' result file, found "
+                                 f"{_show(line)}", path, lineno)
+            status_line = lineno
+            continue
+        # after the status line
+        if ans.style == "competition":
+            if first == "s":
+                if _STATUS.get(rest.strip().upper()) != ans.status:
+                    raise InputError(f"status line {_show(line)} contradicts line {status_line}", path, lineno)
+                continue
+            if first != "v":
+                raise InputError("unexpected line in a SAT-competition answer: expected 'v' or 'c', "
+                                 f"found {_show(line)}", path, lineno)
+            tokens = rest.split()
+        else:
+            if line.upper() in _MINISAT_STATUS:
+                raise InputError(f"second status line {_show(line)} (the first is line {status_line})",
+                                 path, lineno)
+            tokens = line.split()
+        if ans.status != "SAT":
+            raise InputError(f"a model after a status that is not SATISFIABLE (line {status_line})", path, lineno)
+        for tok in tokens:
+            m = _LIT.match(tok)
+            if m is None:
+                raise InputError(f"not a literal: {tok!r}", path, lineno)
+            if ended_at is not None:
+                raise InputError(f"literal {tok} after the model's terminating 0 (line {ended_at})", path, lineno)
+            neg, num = m.groups()
+            v = int(num)
+            if v == 0:
+                if neg:
+                    raise InputError("'-0' is not a literal", path, lineno)
+                ended_at = lineno
+                continue
+            val = not neg
+            old = ans.values.get(v)
+            if old is None:
+                ans.values[v] = val
+                ans.line_of[v] = lineno
+            elif old != val:
+                raise InputError(f"variable {v} is given both values (first on line {ans.line_of[v]})",
+                                 path, lineno)
+            last_lit_line = lineno
+    if ans is None:
+        raise InputError("not a SAT solver's answer: no status line ('s SATISFIABLE', 's UNSATISFIABLE', "
+                         "'SAT' or 'UNSAT')", path)
+    if ans.status == "SAT" and ended_at is None:
+        if last_lit_line is None:
+            raise InputError("the answer says SATISFIABLE but gives no model ('v' lines); MiniSat writes "
+                             "its model only to a result file: minisat model.cnf result.txt",
+                             path, status_line)
+        raise InputError("the model does not end with 0: the output looks truncated", path, last_lit_line)
+    ans.header, ans.header_line = header, header_line
+    return ans
+
+
+def _show(line: str) -> str:
+    return repr(line if len(line) <= 60 else line[:57] + "...")
+
+
+# ------------------------------------------------------------ CNF files
+
+
+@dataclass
+class CnfFile:
+    """What :func:`read_cnf` found: counts, clauses, projection, header."""
+
+    n_vars: int
+    clauses: list[list[int]]
+    show: list[int] | None
+    header: Header | None
+    comments_after_p: bool
+
+
+def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -> CnfFile:
+    """A DIMACS CNF (for tests, pyganak and ``decode --cnf``): checks the
+    ``p cnf`` counts against the clauses and collects ``c p show`` lines."""
+    n_vars = n_clauses = None
+    clauses: list[list[int]] = []
+    cur: list[int] = []
+    show: list[int] | None = None
+    header = None
+    after_p = False
+    count = 0
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("c"):
+            if n_vars is not None:
+                after_p = True
+            parts = line.split()
+            if parts[1:3] == ["p", "show"]:
+                ids = [int(t) for t in parts[3:]]
+                show = (show or []) + [i for i in ids if i != 0]
+            elif parts[1:2] == [HEADER_TAG]:
+                header = Header.parse(line, path, lineno)
+            continue
+        if line.startswith("p"):
+            parts = line.split()
+            if len(parts) != 4 or parts[1] != "cnf" or n_vars is not None:
+                raise InputError(f"bad problem line {line!r}", path, lineno)
+            n_vars, n_clauses = int(parts[2]), int(parts[3])
+            continue
+        if n_vars is None:
+            raise InputError("clause before the 'p cnf' line", path, lineno)
+        for tok in line.split():
+            try:
+                lit = int(tok)
+            except ValueError:
+                raise InputError(f"not a literal: {tok!r}", path, lineno) from None
+            if abs(lit) > n_vars:
+                raise InputError(f"literal {lit} beyond the header's {n_vars} variables", path, lineno)
+            if lit == 0:
+                count += 1
+                if keep_clauses:
+                    clauses.append(cur)
+                cur = []
+            else:
+                cur.append(lit)
+    if n_vars is None:
+        raise InputError("no 'p cnf' line: not a DIMACS CNF file", path)
+    if cur:
+        raise InputError("the last clause does not end with 0", path)
+    if count != n_clauses:
+        raise InputError(f"the header says {n_clauses} clauses, the file has {count}", path)
+    return CnfFile(n_vars, clauses, show, header, after_p)
+
+
+def falsified(clauses: Iterable[list[int]], values: dict[int, bool]) -> list[int]:
+    """Indices (0-based) of the clauses whose every literal is assigned false."""
+    out = []
+    for i, cl in enumerate(clauses):
+        if all(values.get(abs(l)) is (l < 0) for l in cl):
+            out.append(i)
+    return out
