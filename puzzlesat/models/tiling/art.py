@@ -136,12 +136,13 @@ def _no0_cell(line, col, ch):
 
 LAYOUTS: dict[str, Layout] = {
     "square": Layout(lambda p: (p[0], p[1]), _square_cell),
-    # hex and no0 drawings are read in either column parity (``shifts``), so
-    # the renderer may move them by single columns
+    # hex drawings are read in either column parity and no0 drawings in
+    # either line and column parity (``shifts``), so the renderer may move
+    # them by single columns (and no0 by single lines)
     "hex": Layout(_hex_position, _hex_cell, shifts=((0, 0), (0, 1)), line_step=(1, 1), column_step=1,
                   rule="hexagons in a row are two columns apart and each row is shifted by one column"),
     "triangle": Layout(_tri_position, _tri_cell, line_step=(1, 1), column_step=2),
-    "no0": Layout(_no0_position, _no0_cell, shifts=((0, 0), (0, 1), (1, 0), (1, 1)), line_step=(2, 1),
+    "no0": Layout(_no0_position, _no0_cell, shifts=((0, 0), (0, 1), (1, 0), (1, 1)), line_step=(1, 0),
                   column_step=1,
                   rule=f"circles ({' '.join(CIRCLE_CHARS)}) sit two columns apart on every other line, "
                        "consecutive circle lines shifted by one column, and gaps on the lines between"),
@@ -210,8 +211,8 @@ def positions(lattice_name: str, cells) -> dict[Point, tuple[int, int]]:
 
 
 def draw(lattice_name: str, chars: dict[Point, str]) -> list[str]:
-    """Lines of text with ``chars[cell]`` at each cell's position (leading
-    empty lines dropped, trailing spaces stripped)."""
+    """Lines of text with ``chars[cell]`` at each cell's position (see
+    ``positions``), trailing spaces stripped."""
     pos = positions(lattice_name, chars)
     if not pos:
         return []
@@ -220,7 +221,4 @@ def draw(lattice_name: str, chars: dict[Point, str]) -> list[str]:
     grid = [[" "] * w for _ in range(h)]
     for cell, (l, c) in pos.items():
         grid[l][c] = chars[cell]
-    lines = ["".join(r).rstrip() for r in grid]
-    while lines and not lines[0]:
-        lines.pop(0)
-    return lines
+    return ["".join(r).rstrip() for r in grid]

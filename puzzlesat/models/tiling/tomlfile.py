@@ -251,6 +251,8 @@ class _Reader:
                           "board", "hexagon")
             cells = _hexagon(lattice, n)
         else:
+            if lattice.dim != 2:
+                self.fail(f"board art is for 2-D lattices; give the {lattice.name} board's size", "board", "art")
             drawn = self._art(lattice, board["art"], ("board", "art"), what="board art")
             cells = set(drawn)
             holes = {c for c, ch in drawn.items() if ch == "*"}

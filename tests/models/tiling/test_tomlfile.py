@@ -1,0 +1,247 @@
+"""The .toml polyform format: boards, pieces, every lattice, and errors
+with file:line."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import Status, get_backend
+from puzzlesat.errors import InputError
+from puzzlesat.loading import bundled, load_puzzle
+from puzzlesat.models.tiling import art
+from puzzlesat.models.tiling.tomlfile import load
+
+HEXAGON_ART = '''
+   o o o o
+  o o o o o
+ o o o o o o
+o o o o o o o
+ o o o o o o
+  o o o o o
+   o o o o
+'''
+
+
+def _load(text: str):
+    return load(text, "t.toml")
+
+
+def _error(text: str) -> str:
+    with pytest.raises(InputError) as e:
+        _load(text)
+    return str(e.value)
+
+
+# ------------------------------------------------------------------ boards
+
+def test_square_size_board_with_holes_and_expected_counts():
+    t = _load('title = "x"\nsource = "y"\n[board]\nsize = [3, 4]\nholes = [[1, 1], [3, 4]]\n'
+              '[[pieces]]\nset = "dominoes"\ncount = 5\n[expected]\ncount = 7\nunique = 2\n')
+    assert t.lattice.name == "square" and t.dims == (3, 4)
+    assert len(t.board) == 10 and t.holes == {(0, 0), (2, 3)}
+    assert [(p.name, p.count) for p in t.pieces] == [("D2", 5)]
+    assert t.expected == {"count": 7, "unique": 2} and t.title == "x" and t.source == "y"
+
+
+def test_a_3d_size_names_the_cubic_lattice_and_sets_become_flat_pieces():
+    t = _load('[board]\nsize = [2, 2, 5]\n[[pieces]]\nset = "tetrominoes"\n')
+    assert t.lattice.name == "cubic" and t.dims == (2, 2, 5)
+    assert all(len(c) == 3 and c[2] == 0 for p in t.pieces for c in p.cells)
+    info = {r["name"]: r for r in t.info(t.compile())["pieces"]}
+    assert info["O4"]["orientations"] == 3 and info["I4"]["orientations"] == 1  # I4 only fits along the 5
+
+
+def test_art_board_with_holes():
+    t = _load('[board]\nart = """\n####\n#**#\n####\n"""\n[[pieces]]\nname = "I"\nart = "##"\ncount = 5\n')
+    assert t.dims is None and len(t.board) == 10 and t.holes == {(1, 1), (1, 2)}
+    out = jobs.solve(t, get_backend("exact"))
+    assert out.status == Status.SOLVED
+    assert t.render_text(out.solution).splitlines()[1][1:3] == "**"
+
+
+def test_hex_hexagon_equals_the_drawn_hexagon():
+    a = _load('lattice = "hex"\n[board]\nhexagon = 4\n[[pieces]]\nset = "tetrahexes"\n[[pieces]]\nset = "trihexes"\n')
+    b = _load(f'lattice = "hex"\n[board]\nart = """{HEXAGON_ART}"""\n[[pieces]]\nset = "tetrahexes"\n'
+              '[[pieces]]\nset = "trihexes"\n')
+    assert len(a.board) == 37
+    shift = (min(b.board)[0] - min(a.board)[0], min(b.board)[1] - min(a.board)[1])
+    assert {(q + shift[0], r + shift[1]) for q, r in a.board} == set(b.board)
+    assert len(a.compile().symmetries) == 12
+
+
+@pytest.mark.parametrize("lattice,size,cells", [("hex", [3, 4], 12), ("triangle", [6, 6], 72), ("no0", [2, 2], 4 + 16)])
+def test_size_boards_on_the_other_lattices(lattice, size, cells):
+    piece = {"hex": "monohexes", "triangle": "moniamonds"}.get(lattice)
+    pieces = f'[[pieces]]\nset = "{piece}"\n' if piece else '[[pieces]]\nname = "o"\nart = "o"\n'
+    t = _load(f'lattice = "{lattice}"\n[board]\nsize = {size}\n{pieces}')
+    assert len(t.board) == cells
+
+
+def test_triangle_and_no0_hexagons():
+    assert len(_load('lattice = "triangle"\n[board]\nhexagon = 2\n[[pieces]]\nset = "diamonds"\n').board) == 24
+    t = _load('lattice = "no0"\n[board]\nhexagon = 2\n[[pieces]]\nset = "no0"\n')
+    assert sum(1 for c in t.board if c[0] % 3 == 0) == 7 and len(t.board) == 7 + 24
+
+
+@pytest.mark.parametrize("name", ["hex", "triangle", "no0"])
+def test_printed_boards_read_back_as_the_same_board(name):
+    """The text renderer and the art reader share one layout per lattice."""
+    t = load_puzzle({"hex": "hexagon-tetrahexes-trihexes", "triangle": "hexiamonds-6x6", "no0": "no0"}[name])
+    out = jobs.solve(t, get_backend("exact"))
+    text = t.render_text(out.solution)
+    if name == "no0":  # circles print as their piece's letter: mark them as circles again
+        pos = art.positions("no0", t.board)
+        circles = {pos[c] for c in t.board if t.lattice.is_circle(c)}
+        lines = [list(l) for l in text.splitlines()]
+        text = "\n".join("".join("o" if (i, j) in circles else ch for j, ch in enumerate(l))
+                          for i, l in enumerate(lines))
+    cells = set(art.parse(name, text))
+    lo_a, lo_b = min(cells), min(t.board)
+    shift = (lo_b[0] - lo_a[0], lo_b[1] - lo_a[1])
+    assert t.lattice.is_translation(shift)
+    assert {(x + shift[0], y + shift[1]) for x, y in cells} == set(t.board)
+
+
+# ------------------------------------------------------------------ pieces
+
+def test_pieces_by_art_and_cells_with_counts_and_one_sided():
+    t = _load('[board]\nsize = [4, 4]\n[[pieces]]\nname = "L"\nart = """\n#\n#\n##\n"""\ncount = 3\n'
+              '[[pieces]]\nname = "J"\ncells = [[1, 2], [2, 2], [3, 2], [3, 1]]\none_sided = true\n')
+    pieces = {p.name: p for p in t.pieces}
+    assert pieces["L"].count == 3 and not pieces["L"].one_sided and pieces["J"].one_sided
+    assert sorted(pieces["J"].cells) == [(0, 0), (1, 0), (2, -1), (2, 0)]  # normalised
+    assert pieces["L"].line == 3 and pieces["J"].line == 11
+
+
+def test_set_counts_and_one_sided_sets():
+    t = _load('lattice = "no0"\n[board]\nhexagon = 2\n[[pieces]]\nset = "no0"\ncounts = { L = 2, A = 3 }\n')
+    counts = {p.name: p.count for p in t.pieces}
+    assert counts["L"] == 2 and counts["A"] == 3 and counts["B"] == 1
+    t = _load('lattice = "hex"\n[board]\nhexagon = 3\n[[pieces]]\nset = "tetrahexes"\none_sided = true\n')
+    assert len(t.pieces) == 10 and all(p.one_sided for p in t.pieces)
+
+
+def test_hex_and_no0_piece_cells():
+    t = _load('lattice = "hex"\n[board]\nhexagon = 2\n[[pieces]]\nname = "V"\ncells = [[1, 1], [2, 1], [2, 2]]\n'
+              'count = 2\n[[pieces]]\nname = "m"\ncells = [[5, 5]]\n')
+    assert sorted(t.pieces[0].cells) == [(0, 0), (1, 0), (1, 1)]
+    t = _load('lattice = "no0"\n[board]\nhexagon = 1\n[[pieces]]\nname = "P"\n'
+              'cells = [[1, 1], [2, 2], [3, 0], [0, 3], [2, -1], [-1, 2], [0, 0]]\n')
+    assert len(t.pieces[0].cells) == 7
+
+
+def test_identical_pieces_are_one_piece_with_a_count():
+    t = _load('[board]\nsize = [2, 4]\n[[pieces]]\nname = "A"\nart = "###\\n#"\n[[pieces]]\nname = "B"\n'
+              'art = "###\\n  #"\n')
+    assert [(p.name, p.count) for p in t.pieces] == [("A", 2)]
+    assert "identical" in t.notes[0]
+
+
+# ----------------------------------------------------------- the bundled ones
+
+def test_bundled_toml_instances_load():
+    names = [n for n, p in bundled().items() if p.suffix == ".toml"]
+    assert {"hexagon-tetrahexes-trihexes", "hexiamonds-6x6", "no0"} <= set(names)
+    for n in names:
+        t = load_puzzle(n)
+        assert t.title and t.area_mismatch() is None, n
+
+
+@pytest.fixture(scope="module")
+def hexagon():
+    t = load_puzzle("hexagon-tetrahexes-trihexes")
+    return t, t.compile()
+
+
+@pytest.mark.parametrize("backend", ["cadical195", "glucose4", "minisat22", "cpsat", "exact"])
+def test_hexagon_solves_to_a_verified_board_on_every_back_end(hexagon, backend):
+    t, problem = hexagon
+    out = jobs.solve(t, get_backend(backend), problem=problem)
+    assert out.status == Status.SOLVED
+    t.verify(out.solution)
+    assert sorted(n for n, _ in out.solution.placements) == sorted(p.name for p in t.pieces)
+    lines = t.render_text(out.solution).splitlines()
+    assert [len(l.split()) for l in lines] == [4, 5, 6, 7, 6, 5, 4]  # offset rows
+
+
+def test_small_square_examples_carry_verified_counts():
+    for name in ("tetromino-L-4x4", "pentomino-8x8-four-holes", "tetromino-pairs-5x8"):
+        assert set(load_puzzle(name).expected) == {"count", "unique"}, name
+    t = load_puzzle("tetromino-L-4x4")  # the others are in benchmarks/lattices.py
+    assert jobs.count(t, get_backend("exact")).count == t.expected["count"]
+    assert jobs.count(t, get_backend("exact"), unique=True).count == t.expected["unique"]
+
+
+# ------------------------------------------------------------------ errors
+
+BOARD = "[board]\nsize = [2, 2]\n"
+DOMINOES = '[[pieces]]\nset = "dominoes"\n'
+
+
+@pytest.mark.parametrize("text,message", [
+    ('lattice = "hexx"\n' + BOARD + DOMINOES,
+     "t.toml:1: unknown lattice 'hexx'; known: line, square, cubic, cubic4, hex, triangle, no0"),
+    ("[board]\nsize = [2, 2\n" + DOMINOES, "t.toml:3: TOML syntax: Unclosed array"),
+    ("[board]\nsize = [2, 2]\ncolour = 'red'\n" + DOMINOES,
+     "t.toml:3: unknown key 'colour' in [board]; expected one of: size, hexagon, art, holes"),
+    (BOARD + DOMINOES + "extra = 1\n",
+     "t.toml:5: unknown key 'extra' in a [[pieces]] set entry; expected one of: set, one_sided, count, counts"),
+    ("titel = 'x'\n" + BOARD + DOMINOES,
+     "t.toml:1: unknown key 'titel' in the file; expected one of: title, source, lattice, board, pieces, expected"),
+    (BOARD + DOMINOES + "[[pieces]]\nname = 'X'\nart = '# #'\ncolor = 1\n",
+     "t.toml:8: unknown key 'color' in a [[pieces]] entry; expected one of: name, art, cells, count, one_sided"),
+    ('lattice = "hex"\n' + BOARD + "[[pieces]]\nname = 'X'\ncells = [[1, 1], [3, 1]]\n",
+     "t.toml:6: piece X is not connected on the hex lattice (its hexagons must share edges)"),
+    ('lattice = "triangle"\n' + BOARD + "[[pieces]]\nname = 'X'\ncells = [[1, 1], [2, 2]]\n",
+     "t.toml:6: cells: (1, 1) is not a cell of the triangle lattice "
+     "(file cells are (x, y) with x = y (mod 3) and x != 1 (mod 3))"),
+    ('lattice = "hex"\n' + BOARD + "[[pieces]]\nname = 'X'\ncells = [[1, 1, 1]]\n",
+     "t.toml:6: cells: (1, 1, 1) has 3 coordinates, the hex lattice 2"),
+    ('lattice = "hex"\n[board]\nart = """\n o o\no  o\n"""\n' + DOMINOES,
+     "t.toml:5: board art: 'o' at column 4 is not at a cell position of the hex lattice "
+     "(hexagons in a row are two columns apart and each row is shifted by one column)"),
+    ('lattice = "no0"\n' + BOARD + "[[pieces]]\nname = 'Q'\nart = '''\n#\n o\n\n o\n'''\n",
+     "t.toml:10: piece Q: 'o' at column 2 is not at a cell position of the no0 lattice (circles (o O @) sit "
+     "two columns apart on every other line, consecutive circle lines shifted by one column, and gaps on the "
+     "lines between)"),
+    ('lattice = "no0"\n' + BOARD + "[[pieces]]\nname = 'Q'\nart = '##'\n",
+     "t.toml:6: piece Q: a no0 drawing needs at least one circle (o O @)"),
+    ('lattice = "triangle"\n[board]\nart = """\n#\t#\n"""\n' + DOMINOES,
+     "t.toml:4: board art: a tab in a drawing: use spaces, columns matter"),
+    (BOARD + '[[pieces]]\nset = "pentominoes"\ncounts = { Q = 2 }\n',
+     "t.toml:5: counts: the set pentominoes has no piece 'Q'; its pieces: F I L N P T U V W X Y Z"),
+    (BOARD + '[[pieces]]\nset = "hexiamonds"\n',
+     "t.toml:4: unknown piece set 'hexiamonds' for the square lattice; known: monominoes, dominoes, trominoes, "
+     "tetrominoes, pentominoes, hexominoes, one-sided-monominoes, one-sided-dominoes, one-sided-trominoes, "
+     "one-sided-tetrominoes, one-sided-pentominoes, one-sided-hexominoes"),
+    ("[board]\nsize = [2, 2]\nhexagon = 2\n" + DOMINOES,
+     "t.toml:3: [board] needs exactly one of size, hexagon or art; got size and hexagon"),
+    ("[board]\nhexagon = 2\n" + DOMINOES,
+     "t.toml:2: hexagon boards are for the hex, triangle and no0 lattices, not square"),
+    ("title = 'x'\n" + BOARD, "t.toml: no [[pieces]] given"),
+    (DOMINOES, "t.toml: no [board] table (give its size, hexagon or art)"),
+    ("[board]\nsize = [2, 2]\nholes = [[3, 3]]\n" + DOMINOES, "t.toml:3: hole (3, 3) is not on the board"),
+    (BOARD + DOMINOES + "count = 0\n", "t.toml:5: count must be at least 1, got 0"),
+    (BOARD + DOMINOES + "one_sided = 'yes'\n", "t.toml:5: one_sided must be true or false, got 'yes'"),
+    (BOARD + DOMINOES + "[expected]\nunique = -1\n", "t.toml:6: expected unique must be at least 0, got -1"),
+    (BOARD + DOMINOES + "[expected]\nsolutions = 3\n",
+     "t.toml:6: unknown key 'solutions' in [expected]; expected one of: count, unique"),
+    (BOARD + "[[pieces]]\nname = 'A'\ncount = 2\n", "t.toml:3: piece A: give exactly one of art or cells"),
+    (BOARD + "[[pieces]]\ncount = 2\n", "t.toml:3: a [[pieces]] entry needs a set or a name"),
+    ('lattice = "cubic"\n[board]\nart = "##"\n' + DOMINOES,
+     "t.toml:3: board art is for 2-D lattices; give the cubic board's size"),
+    ("[board]\nsize = [2, 'x']\n" + DOMINOES, "t.toml:2: a size must be a whole number, got 'x'"),
+    ('lattice = "square"\n[board]\nsize = [2, 2, 2]\n' + DOMINOES,
+     "t.toml:3: size has 3 numbers but the square lattice has 2 dimensions"),
+])
+def test_errors_name_file_and_line(text, message):
+    assert _error(text) == message
+
+
+def test_a_cli_error_exits_2(tmp_path, cli):
+    p = tmp_path / "bad.toml"
+    p.write_text('lattice = "hexx"\n' + BOARD + DOMINOES)
+    r = cli("solve", p)
+    assert r.code == 2 and r.err.strip() == f"puzzlesat: {p}:1: unknown lattice 'hexx'; known: line, square, " \
+                                           "cubic, cubic4, hex, triangle, no0"
