@@ -1,0 +1,104 @@
+"""Text and SVG drawings of tiling solutions on every lattice."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from functools import lru_cache
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import get_backend
+from puzzlesat.loading import load_puzzle
+from puzzlesat.models.tiling.render import symbols
+from puzzlesat.models.tiling.tomlfile import load
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _solved(puzzle):
+    out = jobs.solve(puzzle, get_backend("exact"))
+    assert out.solution is not None
+    return out.solution
+
+
+@lru_cache(maxsize=None)
+def _case(kind):
+    """(puzzle, one solution), solved once per test run."""
+    puzzle = PUZZLES[kind]()
+    return puzzle, _solved(puzzle)
+
+
+def _svg(kind):
+    puzzle, solution = _case(kind)
+    root = ET.fromstring(puzzle.render_svg(solution))
+    assert root.tag == NS + "svg" and float(root.get("width")) > 0
+    return root
+
+
+PUZZLES = {
+    "square box": lambda: load_puzzle("tetromino-L-4x4"),
+    "square art": lambda: load("[board]\nart = '''\n####\n#**#\n####\n'''\n[[pieces]]\nname = 'I'\n"
+                               "art = '##'\ncount = 5\n", "t.toml"),
+    "cubic box": lambda: load("[board]\nsize = [2, 2, 2]\n[[pieces]]\nset = 'dominoes'\ncount = 4\n", "t.toml"),
+    "hex": lambda: load_puzzle("hexagon-tetrahexes-trihexes"),
+    "triangle": lambda: load_puzzle("hexiamonds-6x6"),
+    "no0": lambda: load_puzzle("no0"),
+}
+
+
+@pytest.mark.parametrize("kind", list(PUZZLES))
+def test_svg_for_every_lattice(kind):
+    root = _svg(kind)
+    polygons = root.findall(NS + "polygon")
+    rects = root.findall(NS + "rect")
+    circles = root.findall(NS + "circle")
+    if kind == "hex":
+        assert len(polygons) == 37 and all(len(p.get("points").split()) == 6 for p in polygons)
+    elif kind == "triangle":
+        assert len(polygons) == 72 and all(len(p.get("points").split()) == 3 for p in polygons)
+    elif kind == "no0":
+        assert len(circles) == 13  # the 40 bumps are teeth on them
+        assert len([t for t in root.findall(NS + "text")]) == 13
+    elif kind == "square art":
+        assert len(polygons) == 12 and all(len(p.get("points").split()) == 4 for p in polygons)
+    else:
+        assert len(rects) > 1
+    # thick lines between pieces
+    assert root.findall(NS + "line") or kind in ("square box", "cubic box")
+
+
+def test_solve_writes_svg_from_the_cli(tmp_path, cli):
+    out = tmp_path / "no0.svg"
+    r = cli("solve", "no0", "--svg", out, "--backend", "exact")
+    assert r.code == 0, r.err
+    assert ET.parse(out).getroot().tag == NS + "svg"
+
+
+def test_hex_text_is_offset_rows():
+    t, solution = _case("hex")
+    lines = t.render_text(solution).splitlines()
+    assert [len(l) - len(l.lstrip()) for l in lines] == [3, 2, 1, 0, 1, 2, 3]
+    assert all(l.strip()[1::2].strip() == "" for l in lines)  # one column between hexagons
+
+
+def test_triangle_text_is_one_character_per_triangle():
+    t, solution = _case("triangle")
+    lines = t.render_text(solution).splitlines()
+    assert len(lines) == 6 and all(len(l.strip()) == 12 for l in lines)
+    assert [len(l) - len(l.lstrip()) for l in lines] == [1, 2, 3, 4, 5, 6]
+
+
+def test_no0_text_alternates_circle_and_gap_lines():
+    t, solution = _case("no0")
+    lines = t.render_text(solution).splitlines()
+    assert [len(l.replace(" ", "")) for l in lines] == [9, 4, 11, 5, 11, 4, 9]
+
+
+def test_symbols_stay_distinct_when_first_letters_clash():
+    sym = symbols(["A3", "I3", "V3", "I4", "J4"])
+    assert sym == {"A3": "A", "I3": "I", "V3": "V", "I4": "i", "J4": "J"}
+    # a repeated piece's copies alternate case: its other case stays free
+    sym = symbols(["L", "l2"], repeated=frozenset({"L"}))
+    assert sym["L"] == "L" and sym["l2"] not in ("L", "l")
+    assert symbols(list("FILNPTUVWXYZ")) == {c: c for c in "FILNPTUVWXYZ"}
