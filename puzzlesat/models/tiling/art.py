@@ -43,7 +43,8 @@ back, so that what the text renderer prints is also what a file may contain:
          o
         ###
 
-    Gaps may be drawn with any mark other than a circle mark.  Which lines
+    Gaps may be drawn with any mark other than a circle mark (a hole,
+    ``*``, may stand for a circle or a gap).  Which lines
     hold circles is read from the circle marks, so a drawing may begin with
     a line of gaps.
 
@@ -60,6 +61,7 @@ from .lattice import Point
 
 EMPTY_CHARS = " ."
 CIRCLE_CHARS = "oO@"
+HOLE = "*"
 
 
 class ArtError(ValueError):
@@ -120,7 +122,7 @@ def _no0_position(p):
 
 
 def _no0_cell(line, col, ch):
-    circle = ch in CIRCLE_CHARS
+    circle = ch in CIRCLE_CHARS or (ch == HOLE and line % 2 == 0)  # a hole may be either
     if line % 2 == 0:
         j = line // 2
         if not circle or (col - j) % 2:
