@@ -24,6 +24,7 @@ _FACTORIES: dict[str, tuple[str, str]] = {
               "exact cover by dancing links (miniexact, Algorithms X/M)"),
     "ganak": ("puzzlesat.backends.ganak:GanakBackend",
               "Ganak exact projected model counter (counts only)"),
+    "external:": ("puzzlesat.backends.external:external_backend", "any DIMACS solver binary (external:cadical, external:/path/to/kissat -q)"),
 }
 
 

@@ -119,7 +119,10 @@ class ExternalBackend(Backend):
         if expect is not None and ans.status != expect:
             raise BackendError(f"{self.base} exited with {rc} but answered {ans.status}")
         if ans.status == "SAT":
-            ans.check_range(n_vars, "the CNF given to the solver")
+            try:
+                ans.check_range(n_vars, "the CNF given to the solver")
+            except InputError as e:
+                raise BackendError(f"{self.base} answered a model outside its input: {e}") from None
         return ans.status, ans.values, (None if ans.status != "UNKNOWN" else "solver gave up")
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):

@@ -1,0 +1,421 @@
+"""puzzlesat compare: the same job on several back ends and encodings, side by side.
+
+Each run (instance x back end x encoding) is a child process -- this module
+run with ``--worker`` -- in its own process group, given the time limit and
+killed (the whole group: external solvers, Ganak's forked counter) when it
+overruns it by a grace period.  A run reports the model's size, the time to
+the first solution, the time to finish (solve: prove a solution or none;
+count: the count) and the result; every solution a run finds is decoded and
+verified by the family, as in ``solve`` and ``count``.
+
+Agreement: per instance, every complete count (or solve verdict) must be the
+same, and no incomplete count may exceed a complete one.  A disagreement is
+printed loudly and the exit code is 4; a run stopped by the time limit makes
+it 3 (the table is still complete as far as it goes).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from ..cli import EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_OK, emit_json
+from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
+from ..errors import InputError
+
+NAME = "compare"
+HELP = "run the same job on several back ends / encodings and tabulate size, time, count and agreement"
+DEFAULT_TIME_LIMIT = 60.0
+GRACE = 15.0  # seconds beyond the time limit for loading, encoding and a clean stop
+NO_ENCODING = "-"
+
+
+def add_arguments(p) -> None:
+    from .common import _positive_float
+
+    p.add_argument("instances", metavar="INSTANCE", nargs="+", help="puzzle files or bundled names")
+    p.add_argument("--backends", "-b", metavar="LIST",
+                   help="comma-separated engines (default: cadical195,cpsat,exact and external:minisat, "
+                        "external:cadical where installed; ganak too with --count)")
+    p.add_argument("--encodings", "-e", metavar="LIST", default=DEFAULT_ENCODING,
+                   help=f"comma-separated CNF encodings for CNF engines (default {DEFAULT_ENCODING}; 'all')")
+    job = p.add_mutually_exclusive_group()
+    job.add_argument("--count", dest="job", action="store_const", const="count", help="count every solution")
+    job.add_argument("--solve", dest="job", action="store_const", const="solve", help="find one solution (default)")
+    p.add_argument("--time-limit", "-t", type=_positive_float, default=DEFAULT_TIME_LIMIT, metavar="S",
+                   help=f"per run (default {DEFAULT_TIME_LIMIT:g}); a run still going {GRACE:g} s later is killed")
+    p.add_argument("--csv", metavar="FILE", nargs="?", const="-",
+                   help="write the table as CSV (to FILE, or stdout without one)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the comparison (matplotlib)")
+    p.set_defaults(job="solve")
+
+
+# --------------------------------------------------------------- the parent
+
+
+def default_backends(job: str) -> list[str]:
+    names = ["cadical195", "cpsat", "exact"]
+    names += [f"external:{s}" for s in ("minisat", "cadical") if shutil.which(s)]
+    if job == "count":
+        names.append("ganak")
+    return names
+
+
+def _split(s: str) -> list[str]:
+    return [x.strip() for x in s.split(",") if x.strip()]
+
+
+def plan(instances, backends, encodings) -> list[dict]:
+    """The runs: every instance x back end, times every encoding for the
+    engines that take one (CNF engines); bad names are InputErrors here."""
+    from ..backends import BackendError, get_backend
+
+    takes: dict[str, bool] = {}
+    for b in backends:
+        try:
+            be = get_backend(b)
+        except BackendError as e:
+            raise InputError(f"--backends: {e}") from None
+        takes[b] = hasattr(be, "encoding")
+    runs = []
+    for inst in instances:
+        for b in backends:
+            for e in (encodings if takes[b] else [NO_ENCODING]):
+                runs.append({"instance": inst, "backend": b, "encoding": e})
+    return runs
+
+
+def run_one(spec: dict, job: str, time_limit: float, grace: float = GRACE) -> dict:
+    """One run in a child process group; killed past time_limit + grace."""
+    from ..backends.external import kill_group
+
+    fd, out = tempfile.mkstemp(prefix="puzzlesat-cmp-", suffix=".json")
+    os.close(fd)
+    payload = json.dumps({**spec, "job": job, "time_limit": time_limit, "out": out})
+    argv = [sys.executable, "-m", "puzzlesat.commands.compare", "--worker", payload]
+    t0 = time.perf_counter()
+    row = {**spec, "job": job, "time_limit": time_limit}
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            _, err = proc.communicate(timeout=time_limit + grace)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            proc.communicate()
+            row.update(status="killed", complete=False, wall=round(time.perf_counter() - t0, 3),
+                       error=f"still running {grace:g} s after the {time_limit:g} s limit: killed")
+            return row
+        except BaseException:
+            kill_group(proc)
+            raise
+        row["wall"] = round(time.perf_counter() - t0, 3)
+        try:
+            with open(out) as f:
+                row.update(json.load(f))
+        except (OSError, ValueError):
+            msg = err.decode(errors="replace").strip().splitlines()
+            row.update(status="error", complete=False,
+                       error=(msg[-1] if msg else f"worker exited with code {proc.returncode}"))
+        return row
+    finally:
+        os.unlink(out)
+
+
+def agreement(rows: list[dict], job: str) -> dict:
+    """Per instance: the agreed answer, or the disagreement."""
+    out = {}
+    for inst in dict.fromkeys(r["instance"] for r in rows):
+        rs = [r for r in rows if r["instance"] == inst]
+        invalid = [r for r in rs if r.get("status") == "invalid"]
+        if job == "count":
+            done = {r["count"] for r in rs if r.get("complete")}
+            lows = [r["count"] for r in rs if not r.get("complete") and r.get("count") is not None]
+            agreed = next(iter(done)) if len(done) == 1 else None
+            bad = len(done) > 1 or (agreed is not None and any(n > agreed for n in lows))
+            answer = agreed
+        else:
+            verdicts = {r["result"] for r in rs if r.get("result") in ("solved", "no-solution")}
+            bad = len(verdicts) > 1
+            answer = next(iter(verdicts)) if len(verdicts) == 1 else None
+        out[inst] = {"agree": not bad and not invalid, "answer": answer,
+                     "invalid": [r["backend"] for r in invalid],
+                     "detail": _detail(rs, job) if bad or invalid else None}
+    return out
+
+
+def _detail(rs, job) -> str:
+    key = "count" if job == "count" else "result"
+    return "; ".join(f"{r['backend']}/{r['encoding']}: {r.get(key)}{'' if r.get('complete') else ' (incomplete)'}"
+                     f"{' INVALID' if r.get('status') == 'invalid' else ''}" for r in rs)
+
+
+def run(args) -> int:
+    if args.csv == "-" and args.json:
+        raise InputError("--json and --csv without a file would both write to stdout")
+    from ..loading import resolve
+
+    for inst in args.instances:
+        resolve(inst)  # a bad name fails before anything runs
+    backends = _split(args.backends) if args.backends else default_backends(args.job)
+    encodings = list(ENCODINGS) if args.encodings == "all" else _split(args.encodings)
+    for e in encodings:
+        if e not in ENCODINGS:
+            raise InputError(f"--encodings: unknown encoding {e!r}; choose from: {', '.join(ENCODINGS)}")
+    runs = plan(args.instances, backends, encodings)
+    rows = []
+    quiet = args.json or args.csv == "-"
+    for i, spec in enumerate(runs, 1):
+        if not quiet and sys.stderr.isatty():
+            sys.stderr.write(f"\r[{i}/{len(runs)}] {spec['instance']} {spec['backend']} {spec['encoding']}\x1b[K")
+            sys.stderr.flush()
+        rows.append(run_one(spec, args.job, args.time_limit))
+    if not quiet and sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+    agree = agreement(rows, args.job)
+    for r in rows:
+        r["agree"] = agree[r["instance"]]["agree"]
+    mismatch = any(not a["agree"] for a in agree.values())
+    incomplete = any(not r.get("complete") for r in rows)
+    if args.plot:
+        plot(rows, args.job, args.time_limit, args.plot)
+    if args.csv:
+        write_csv(rows, args.csv)
+    if args.json:
+        emit_json({"job": args.job, "time_limit": args.time_limit, "runs": rows, "agreement": agree,
+                   "mismatch": mismatch})
+    elif args.csv != "-":
+        print(table(rows, args.job))
+        for inst, a in agree.items():
+            if not a["agree"]:
+                print(f"\n!!! MISMATCH on {inst}: {a['detail']}", file=sys.stderr)
+                print(f"!!! MISMATCH on {inst}: back ends disagree")
+        if args.plot:
+            print(f"plot written to {args.plot}", file=sys.stderr)
+    if mismatch:
+        return EXIT_INTERNAL
+    return EXIT_INCOMPLETE if incomplete else EXIT_OK
+
+
+# ----------------------------------------------------------------- output
+
+COLUMNS = ("instance", "backend", "encoding", "variables", "clauses", "first_s", "total_s", "result", "count",
+           "agree")
+
+
+def _fmt_s(x) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def _cells(r, job) -> list[str]:
+    if r.get("status") in ("killed", "error"):
+        res = "KILLED" if r["status"] == "killed" else "ERROR"
+    elif r.get("status") == "invalid":
+        res = "INVALID"
+    else:
+        res = r.get("result", "?")
+    count = r.get("count")
+    if job == "count":
+        cnt = "-" if count is None else (str(count) if r.get("complete") else f">={count}")
+    else:
+        cnt = "-"
+    total = r.get("total_s")
+    total_s = _fmt_s(total) if r.get("complete") else f">{r.get('time_limit', total) or 0:g}" \
+        if r.get("status") != "error" else "-"
+    return [r["instance"], r["backend"], r["encoding"], str(r.get("variables", "-") or "-"),
+            str(r.get("clauses") if r.get("clauses") is not None else "-"), _fmt_s(r.get("first_s")), total_s,
+            res, cnt, "yes" if r["agree"] else "NO <<<"]
+
+
+def table(rows, job) -> str:
+    head = ["instance", "backend", "encoding", "vars", "clauses", "first (s)",
+            "solve (s)" if job == "solve" else "count (s)", "result", "count", "agree"]
+    body = [_cells(r, job) for r in rows]
+    w = [max(len(x) for x in col) for col in zip(head, *body)]
+    right = {3, 4, 5, 6, 8}
+    lines = []
+    for i, row in enumerate([head] + body):
+        lines.append("  ".join(c.rjust(w[j]) if j in right else c.ljust(w[j]) for j, c in enumerate(row)).rstrip())
+        if i == 0:
+            lines.append("  ".join("-" * x for x in w))
+    errs = [r for r in rows if r.get("error")]
+    for r in errs:
+        lines.append(f"note: {r['instance']} {r['backend']} {r['encoding']}: {r['error']}")
+    return "\n".join(lines)
+
+
+def write_csv(rows, path) -> None:
+    fields = ["instance", "backend", "encoding", "job", "variables", "clauses", "constraints", "first_s",
+              "total_s", "wall", "result", "count", "complete", "stopped_by", "agree", "status", "error"]
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow(r)
+    if path == "-":
+        sys.stdout.write(buf.getvalue())
+        return
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(buf.getvalue())
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror}", path) from None
+
+
+def plot(rows, job, time_limit, path) -> None:
+    """One panel per instance: a bar per run, time to finish (log scale),
+    the time to the first solution as a marker; stopped runs hatched at the
+    limit, disagreeing runs in red."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    insts = list(dict.fromkeys(r["instance"] for r in rows))
+    fig, axes = plt.subplots(len(insts), 1, figsize=(max(6.0, 0.9 * max(
+        sum(1 for r in rows if r["instance"] == i) for i in insts) + 2), 3.2 * len(insts)), squeeze=False)
+    for ax, inst in zip(axes[:, 0], insts):
+        rs = [r for r in rows if r["instance"] == inst]
+        labels, heights, colors, hatches, firsts = [], [], [], [], []
+        for r in rs:
+            lab = r["backend"].replace("external:", "ext:")
+            if r["encoding"] != NO_ENCODING:
+                lab += "\n" + r["encoding"]
+            labels.append(lab)
+            done = r.get("complete")
+            t = r.get("total_s") if done else time_limit
+            heights.append(max(t or time_limit, 1e-3))
+            colors.append("#d62728" if not r["agree"] else ("#1f77b4" if done else "#bbbbbb"))
+            hatches.append("" if done else "//")
+            firsts.append(r.get("first_s"))
+        xs = range(len(rs))
+        bars = ax.bar(xs, heights, color=colors, edgecolor="black", linewidth=0.5)
+        for b, h in zip(bars, hatches):
+            b.set_hatch(h)
+        for x, f in zip(xs, firsts):
+            if f is not None and job == "count":
+                ax.plot([x], [max(f, 1e-3)], marker="v", color="black", markersize=7)
+        for x, r, h in zip(xs, rs, heights):
+            txt = _bar_text(r, job)
+            ax.annotate(txt, (x, h), ha="center", va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")
+        ax.set_yscale("log")
+        ax.axhline(time_limit, color="grey", linestyle=":", linewidth=1)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(labels, fontsize=7)
+        ax.set_ylabel("seconds (log)")
+        a = rs[0]
+        what = "count" if job == "count" else "solve"
+        ax.set_title(f"{inst}: time to {what}" + ("" if a["agree"] else "  -- BACK ENDS DISAGREE"),
+                     fontsize=10, color="black" if a["agree"] else "#d62728")
+        ax.set_ylim(top=time_limit * 3)
+    handles = [Patch(facecolor="#1f77b4", label="finished"),
+               Patch(facecolor="#bbbbbb", hatch="//", label=f"stopped at the {time_limit:g} s limit"),
+               Patch(facecolor="#d62728", label="disagrees")]
+    if job == "count":
+        from matplotlib.lines import Line2D
+
+        handles.append(Line2D([], [], marker="v", color="black", linestyle="", label="first solution"))
+    axes[0, 0].legend(handles=handles, fontsize=7, loc="upper left")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror}", path) from None
+    finally:
+        plt.close(fig)
+
+
+def _bar_text(r, job) -> str:
+    if r.get("status") in ("killed", "error", "invalid"):
+        return r["status"]
+    if job == "count":
+        n = r.get("count")
+        return "?" if n is None else (str(n) if r.get("complete") else f">={n}")
+    return {"solved": "sat", "no-solution": "unsat"}.get(r.get("result"), r.get("result", "?"))
+
+
+# ----------------------------------------------------------------- the worker
+
+
+def worker(spec: dict) -> dict:
+    """One run in this process: sizes, time to first solution, time to finish."""
+    from .. import jobs
+    from ..backends import get_backend
+    from ..encoders.cnf import encode_cnf
+    from ..errors import VerificationError
+    from ..loading import load_puzzle
+
+    t0 = time.perf_counter()
+    puzzle = load_puzzle(spec["instance"])
+    problem = puzzle.compile()
+    compile_s = time.perf_counter() - t0
+    enc_name = spec["encoding"]
+    be = get_backend(spec["backend"], encoding=None if enc_name == NO_ENCODING else enc_name)
+    if enc_name != NO_ENCODING and getattr(be, "encoding", enc_name) != enc_name:
+        be = type(be)(encoding=enc_name)  # registry engines (ganak) take the encoding as an option
+    out = {"compile_s": round(compile_s, 4), "time_limit": spec["time_limit"], "constraints": len(problem.constraints)}
+    if enc_name != NO_ENCODING:
+        enc = encode_cnf(problem, enc_name)
+        out.update(variables=enc.n_vars, clauses=enc.n_clauses)
+    else:
+        out.update(variables=problem.n_vars, clauses=None)
+    why = be.supports(problem)
+    if why:
+        return {**out, "status": "error", "complete": False, "error": f"cannot take this problem: {why}"}
+    reason = jobs._precheck(puzzle)
+    limit = spec["time_limit"]
+    first = [None]
+    start = time.perf_counter()
+    try:
+        if spec["job"] == "solve":
+            if reason:
+                return {**out, "status": "ok", "result": "no-solution", "complete": True, "first_s": None,
+                        "total_s": 0.0, "count": None, "note": reason}
+            r = be.solve(problem, time_limit=limit)
+            total = time.perf_counter() - start
+            if r.assignment is not None:
+                jobs.decode_verified(puzzle, problem, r.assignment, be.name)
+            return {**out, "status": "ok", "result": r.status.value, "complete": r.status.value != "unknown",
+                    "first_s": round(total, 4) if r.assignment is not None else None, "total_s": round(total, 4),
+                    "count": None}
+
+        def on_solution(sol):
+            if first[0] is None:
+                first[0] = time.perf_counter() - start
+            jobs.decode_verified(puzzle, problem, sol, be.name)
+
+        if reason:
+            return {**out, "status": "ok", "result": "counted", "complete": True, "first_s": None,
+                    "total_s": 0.0, "count": 0, "note": reason}
+        r = be.search(problem, time_limit=limit, on_solution=on_solution if be.can_enumerate else None)
+        total = time.perf_counter() - start
+        return {**out, "status": "ok", "result": "counted" if r.complete else f"stopped ({r.stopped_by})",
+                "complete": r.complete, "stopped_by": r.stopped_by, "count": r.count,
+                "first_s": None if first[0] is None else round(first[0], 4), "total_s": round(total, 4)}
+    except VerificationError as e:
+        return {**out, "status": "invalid", "complete": False, "error": str(e)}
+
+
+def _worker_main(argv) -> int:
+    spec = json.loads(argv[1])
+    try:
+        row = worker(spec)
+    except Exception as e:  # reported in the table, never a traceback in the parent
+        row = {"status": "error", "complete": False, "error": f"{type(e).__name__}: {e}"}
+    with open(spec["out"], "w") as f:
+        json.dump(row, f, default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "--worker":
+        sys.exit(_worker_main(sys.argv[1:]))
+    sys.exit(EXIT_BAD_INPUT)

@@ -1,0 +1,144 @@
+"""puzzlesat decode: read an external solver's answer to an exported CNF,
+decode it, verify it with the puzzle's own rules and draw it.
+
+Checks, in order (an answer does not repeat the CNF's comments, so its
+instance is recognised by what it says, or by ``--cnf``):
+
+1. the answer parses (SAT-competition or MiniSat style; file:line errors);
+2. with ``--cnf``: that file's identity line names this instance (problem
+   digest), and gives the encoding and --unique used; an answer carrying a
+   ``c puzzlesat-header`` line is checked the same way;
+3. UNSAT -> "no solution" (exit 1); UNKNOWN -> exit 3;
+4. no variable beyond the CNF's variables (exit 2);
+5. the true primary variables are decoded and verified by the family: a
+   violation is reported as the family words it (a cell, a piece, a line),
+   exit 4 -- unless the answer is a solver's complete model of a CNF with a
+   different number of variables, which means another instance or
+   encoding (exit 2);
+6. a valid solution whose answer falsifies clauses of this CNF (auxiliary
+   variables of another encoding) is printed with a note.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
+from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
+from ..encoders.dimacs import Header, falsified, problem_digest, read_answer, read_cnf
+from ..errors import InputError, VerificationError
+from .common import add_color_option, add_instance, load
+
+NAME = "decode"
+HELP = "decode and verify an external SAT solver's answer to an exported CNF"
+
+
+def add_arguments(p) -> None:
+    add_instance(p)
+    p.add_argument("answer", metavar="ANSWER",
+                   help="the solver's output ('s'/'v' lines) or MiniSat's result file; '-' for stdin")
+    p.add_argument("--encoding", "-e", metavar="NAME", choices=list(ENCODINGS),
+                   help=f"the encoding the CNF was exported with (default: from --cnf, else {DEFAULT_ENCODING})")
+    p.add_argument("--unique", "-u", action="store_true", help="the CNF was exported with --unique")
+    p.add_argument("--cnf", metavar="FILE", help="the exported CNF the solver read: checked to be this instance's")
+    add_color_option(p)
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError as e:
+        raise InputError(e.strerror or str(e), path) from None
+
+
+def run(args) -> int:
+    puzzle, problem = load(args)
+    digest = problem_digest(problem)
+    apath = "<stdin>" if args.answer == "-" else args.answer
+    answer = read_answer(_read(args.answer), apath)
+    encoding, unique = args.encoding, args.unique
+    declared: Header | None = None
+    if args.cnf:
+        cnf = read_cnf(_read(args.cnf), args.cnf, keep_clauses=False)
+        if cnf.header is None:
+            raise InputError("no 'c puzzlesat-header' line: not a CNF written by puzzlesat export", args.cnf)
+        _check_header(cnf.header, digest, args.cnf, None, args.instance)
+        declared = cnf.header
+    if answer.header is not None:
+        _check_header(answer.header, digest, apath, answer.header_line, args.instance)
+        declared = declared or answer.header
+    if declared is not None:
+        if encoding is not None and encoding != declared.encoding:
+            raise InputError(f"--encoding {encoding}, but the CNF was exported with --encoding {declared.encoding}")
+        encoding, unique = declared.encoding, declared.unique or unique
+    encoding = encoding or DEFAULT_ENCODING
+
+    result = {"instance": args.instance, "title": puzzle.title, "family": puzzle.family, "answer": apath,
+              "style": answer.style, "status": answer.status, "encoding": encoding, "unique": unique}
+    if answer.status == "UNSAT":
+        _out(args, result, "no solution (the solver proved the CNF unsatisfiable)")
+        return EXIT_NO_SOLUTION
+    if answer.status == "UNKNOWN":
+        _out(args, result, "unknown: the solver gave up without an answer")
+        return EXIT_INCOMPLETE
+
+    model = problem
+    if unique:
+        from ..encoders.lexleader import lex_leader
+
+        model, _ = lex_leader(problem)
+    enc = encode_cnf(model, encoding)
+    n_vars = enc.n_vars
+    if declared is not None and declared.vars != n_vars:
+        raise InputError(f"the CNF has {declared.vars} variables but this instance with encoding {encoding} "
+                         f"has {n_vars}: exported by another version of puzzlesat?", args.cnf or apath)
+    answer.check_range(n_vars, f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})")
+    primary = set(problem.primary)
+    true_primary = frozenset(v for v in answer.true_vars() if v in primary)
+    bad = falsified(enc.clauses, answer.values)
+    sol = puzzle.decode(problem, true_primary)
+    result.update(assigned=len(answer.values), variables=n_vars, true_primary=len(true_primary),
+                  falsified_clauses=len(bad))
+    try:
+        puzzle.verify(sol)
+    except VerificationError as e:
+        if answer.is_contiguous() and answer.max_var() != n_vars and declared is None:
+            raise InputError(f"the answer is a complete model of {answer.max_var()} variables, but this "
+                             f"instance's CNF (encoding {encoding}) has {n_vars}: it belongs to a different "
+                             f"instance or encoding (the decoded board fails: {e})", apath) from None
+        extra = f"; the answer also falsifies {len(bad)} clauses of the CNF" if bad else ""
+        result.update(valid=False, error=str(e))
+        if args.json:
+            emit_json(result)
+        raise VerificationError(f"{apath}: the solver's model is not a solution: {e}{extra}") from None
+    result.update(valid=True, solution=puzzle.solution_json(sol))
+    if bad:
+        first = bad[0]
+        result["note"] = (f"the answer falsifies {len(bad)} clauses of the {encoding} encoding (first: clause "
+                          f"{first + 1}: {' '.join(map(str, enc.clauses[first]))} 0); was it exported with "
+                          "another --encoding?")
+    if args.json:
+        emit_json(result)
+    else:
+        print(puzzle.render_text(sol, color=use_color(args)))
+        print(f"decoded {len(true_primary)} true primary variables from {apath} ({answer.style} style, "
+              f"{len(answer.values)} of {n_vars} variables assigned); verified")
+        if "note" in result:
+            print("note: " + result["note"], file=sys.stderr)
+    return EXIT_OK
+
+
+def _check_header(h: Header, digest: str, path: str, line, instance: str) -> None:
+    if h.problem != digest:
+        raise InputError(f"written for a different instance (problem digest {h.problem}; "
+                         f"{instance} has {digest})", path, line)
+
+
+def _out(args, result, text) -> None:
+    if args.json:
+        emit_json(result)
+    else:
+        print(text)

@@ -1,0 +1,184 @@
+"""external:PATH_OR_NAME: real DIMACS solvers end to end, and fake ones for
+the failure modes (hangs, crashes, lies, garbage).
+
+The real solvers come from Debian packages (minisat, picosat, cadical,
+cryptominisat); a test needing one that is absent is skipped with the
+package to install in its reason (pytest -rs shows it), never silently.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import time
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import BackendError, Status, get_backend
+from puzzlesat.backends.external import ExternalBackend
+from puzzlesat.loading import load_puzzle
+from puzzlesat.problem import Problem
+
+TINY_NON = "width 3\nheight 3\n\nrows\n1\n3\n1\n\ncolumns\n1\n3\n1\n"
+SOLVERS = {"minisat": "minisat", "picosat": "picosat", "cadical": "cadical", "cryptominisat5": "cryptominisat"}
+
+
+def needs(binary):
+    return pytest.mark.skipif(shutil.which(binary) is None,
+                              reason=f"{binary} is not installed: apt-get install -y {SOLVERS[binary]}")
+
+
+ALL = [pytest.param(b, marks=needs(b)) for b in SOLVERS]
+
+
+@pytest.mark.parametrize("solver", ALL)
+def test_solve_verified(solver):
+    puzzle = load_puzzle("tetromino-L-2x4")
+    out = jobs.solve(puzzle, get_backend(f"external:{solver}"), time_limit=60)
+    assert out.status == Status.SOLVED  # decode_verified ran the family's checker
+
+
+@pytest.mark.parametrize("solver", [pytest.param("minisat", marks=needs("minisat")),
+                                    pytest.param("cadical", marks=needs("cadical"))])
+def test_solve_6x10_verified(solver):
+    puzzle = load_puzzle("pentomino-6x10")
+    out = jobs.solve(puzzle, get_backend(f"external:{solver}"), time_limit=60)
+    assert out.status == Status.SOLVED  # decode_verified ran the family's checker
+
+
+@pytest.mark.parametrize("solver", ALL)
+@pytest.mark.parametrize("name,expected", [("dominoes-2x4", 5), ("tetromino-L-2x4", 2)])
+def test_count_by_blocking_clauses(solver, name, expected):
+    be = get_backend(f"external:{solver}")
+    out = jobs.count(load_puzzle(name), be, time_limit=60)
+    assert (out.count, out.complete) == (expected, True)
+
+
+@needs("minisat")
+def test_count_up_to_symmetry_and_encodings():
+    puzzle = load_puzzle("dominoes-2x4")
+    for enc in ("pairwise", "seqcounter", "totalizer"):
+        be = get_backend("external:minisat", encoding=enc)
+        assert be.encoding == enc
+        assert jobs.count(puzzle, be, unique=True).count == 4
+
+
+@needs("picosat")
+def test_nonogram_count(tmp_path):
+    
+    p = tmp_path / "tiny.non"
+    p.write_text(TINY_NON)
+    out = jobs.count(load_puzzle(str(p)), get_backend("external:picosat"))
+    assert (out.count, out.complete) == (1, True)
+
+
+@pytest.mark.parametrize("solver", [pytest.param("minisat", marks=needs("minisat")),
+                                    pytest.param("cadical", marks=needs("cadical"))])
+def test_unsatisfiable(solver):
+    p = Problem()
+    a, b = p.var("a"), p.var("b")
+    p.exactly_one([a, b])
+    p.clause([a])
+    p.clause([b])
+    be = get_backend(f"external:{solver}")
+    assert be.solve(p).status == Status.NO_SOLUTION
+    r = be.search(p)
+    assert (r.count, r.complete) == (0, True)
+
+
+@needs("minisat")
+def test_limit_and_stats():
+    r = get_backend("external:minisat").search(load_puzzle("dominoes-2x4").compile(), limit=2, keep=True)
+    assert (r.count, r.complete, r.stopped_by) == (2, False, "limit")
+    assert len(set(r.solutions)) == 2 and r.stats["calls"] == 2
+
+
+def test_unknown_binary():
+    with pytest.raises(BackendError, match="not found"):
+        get_backend("external:no-such-solver-xyz")
+    with pytest.raises(BackendError, match="give a solver"):
+        get_backend("external:")
+
+
+# ------------------------------------------------------------ fake solvers
+
+
+def _fake(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+def _problem():
+    p = Problem(fixed_weight=True)
+    a, b = p.var("a"), p.var("b")
+    p.exactly_one([a, b])
+    return p
+
+
+def test_hung_solver_and_its_children_are_killed(tmp_path):
+    pidfile = tmp_path / "pids"
+    exe = _fake(tmp_path, "hang", f"trap '' TERM\nsleep 300 &\necho $! > {pidfile}\necho $$ >> {pidfile}\n"
+                                  "while true; do sleep 1; done\n")
+    t0 = time.perf_counter()
+    r = ExternalBackend(exe).search(_problem(), time_limit=1.0)
+    assert time.perf_counter() - t0 < 10
+    assert (r.count, r.complete, r.stopped_by) == (0, False, "time-limit")
+    time.sleep(0.2)
+    for pid in map(int, pidfile.read_text().split()):
+        assert not _alive(pid), f"process {pid} survived the time limit"
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie awaiting its reaper is dead for our purpose
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def test_crash_is_a_backend_error_with_stderr(tmp_path):
+    exe = _fake(tmp_path, "crash", "echo 'parse error: boom' >&2\nexit 1\n")
+    with pytest.raises(BackendError, match="exit code 1: parse error: boom"):
+        ExternalBackend(exe).search(_problem())
+
+
+def test_exit_code_contradicting_answer(tmp_path):
+    exe = _fake(tmp_path, "liar", "echo 's UNSATISFIABLE'\nexit 10\n")
+    with pytest.raises(BackendError, match="exited with 10 but answered UNSAT"):
+        ExternalBackend(exe).search(_problem())
+
+
+def test_garbage_output_with_sat_exit_code(tmp_path):
+    exe = _fake(tmp_path, "garbage", "echo 'I think so'\nexit 10\n")
+    with pytest.raises(BackendError, match="cannot read"):
+        ExternalBackend(exe).search(_problem())
+
+
+def test_model_beyond_the_cnf(tmp_path):
+    exe = _fake(tmp_path, "wide", "echo 's SATISFIABLE'\necho 'v 1 -2 99 0'\nexit 10\n")
+    with pytest.raises(BackendError, match="variable 99 is beyond"):
+        ExternalBackend(exe).search(_problem())
+
+
+def test_solver_giving_up_is_unknown(tmp_path):
+    exe = _fake(tmp_path, "giveup", "echo 's UNKNOWN'\nexit 0\n")
+    r = ExternalBackend(exe).search(_problem())
+    assert (r.complete, r.stopped_by) == (False, "solver gave up")
+    assert ExternalBackend(exe).solve(_problem()).status == Status.UNKNOWN
+
+
+def test_options_pass_through_and_chatter_is_ignored(tmp_path):
+    # prints its arguments as comments, a banner line, then a split model
+    exe = _fake(tmp_path, "chatty", 'echo "c args: $*"\necho "WARNING: banner"\n'
+                                    "echo 's SATISFIABLE'\necho 'v -1'\necho 'v 2 0'\nexit 10\n")
+    be = get_backend(f"external:{exe} --foo 'a b'")
+    r = be.search(_problem(), limit=1, keep=True)
+    assert r.solutions == [frozenset({2})]

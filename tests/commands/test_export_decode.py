@@ -1,0 +1,295 @@
+"""puzzlesat export / decode: files other tools read, answers read back,
+round trips through real solvers, and the errors a user can cause."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from puzzlesat.cli import main
+from puzzlesat.encoders.dimacs import read_cnf
+from puzzlesat.loading import load_puzzle
+
+needs = {b: pytest.mark.skipif(shutil.which(b) is None, reason=f"{b} is not installed: apt-get install -y {b}")
+         for b in ("minisat", "picosat")}
+
+# a nonogram with exactly one solution: an arrow pointing up
+NONO = """title "arrow"
+width 5
+height 5
+
+rows
+1
+3
+5
+1
+1
+
+columns
+1
+2
+5
+2
+1
+"""
+
+
+@pytest.fixture
+def nono(tmp_path):
+    p = tmp_path / "arrow.non"
+    p.write_text(NONO)
+    return str(p)
+
+
+def _run_solver(solver, cnf, tmp_path):
+    if solver == "minisat":
+        out = tmp_path / "result.txt"
+        rc = subprocess.run(["minisat", "-verb=0", cnf, str(out)], capture_output=True, timeout=120).returncode
+        assert rc == 10
+        return str(out)
+    proc = subprocess.run([solver, cnf], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 10
+    out = tmp_path / f"{solver}.out"
+    out.write_text(proc.stdout)
+    return str(out)
+
+
+# ------------------------------------------------------------- export
+
+
+def test_export_dimacs_to_stdout(capsys):
+    assert main(["export", "dominoes-2x4", "-o", "-"]) == 0
+    out = capsys.readouterr().out
+    cnf = read_cnf(out)
+    assert cnf.header.encoding == "mixed" and cnf.show == sorted(load_puzzle("dominoes-2x4").compile().primary)
+    assert out.splitlines()[0] == "c puzzlesat DIMACS export"
+
+
+def test_export_json_summary(tmp_path, capsys):
+    out = tmp_path / "m.cnf"
+    assert main(["export", "pentomino-3x20", "-o", str(out), "-e", "seqcounter", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    cnf = read_cnf(out.read_text())
+    assert (info["variables"], info["clauses"], info["encoding"]) == (cnf.n_vars, len(cnf.clauses), "seqcounter")
+    assert info["primary"] == len(cnf.show) == 1236
+
+
+def test_export_cpsat_text_proto_solves(tmp_path):
+    from ortools.sat.python import cp_model
+
+    out = tmp_path / "m.pb.txt"
+    assert main(["export", "dominoes-2x4", "--format", "cpsat", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("# puzzlesat CP-SAT model") and "# var 1 place D" in text
+    model = cp_model.CpModel()
+    assert model.proto.parse_text_format(text)
+    solver = cp_model.CpSolver()
+    assert solver.solve(model) == cp_model.OPTIMAL
+    puzzle = load_puzzle("dominoes-2x4")
+    problem = puzzle.compile()
+    true = frozenset(v for v in problem.primary if solver.boolean_value(model.get_bool_var_from_proto_index(v - 1)))
+    puzzle.verify(puzzle.decode(problem, true))
+
+
+def test_export_opb(tmp_path, nono):
+    out = tmp_path / "m.opb"
+    assert main(["export", "dominoes-2x4", "--format", "opb", "-o", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("* #variable= ")
+    n_cons = int(lines[0].split()[-1])
+    body = [l for l in lines if not l.startswith("*")]
+    assert len(body) == n_cons and all(l.endswith(" ;") for l in body)
+    assert any(l.endswith("= 1 ;") for l in body)  # a board cell
+    # Regular constraints (nonogram lines) go out as clauses over auxiliaries
+    assert main(["export", nono, "--format", "opb", "-o", str(out)]) == 0
+    assert ">= " in out.read_text()
+
+
+def test_export_unique_counts_orbits_with_a_model_counter(tmp_path):
+    out = tmp_path / "u.cnf"
+    assert main(["export", "dominoes-2x4", "--unique", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "lex-leader symmetry breaking over the 4 symmetries" in text
+    cnf = read_cnf(text)
+    assert cnf.header.unique
+    assert _pyganak_count(cnf) == 4
+
+
+def _pyganak_count(cnf) -> int:
+    """pyganak reading the exported file: clauses and the `c p show` line."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:
+        return pool.apply(_ganak_child, (cnf.n_vars, cnf.clauses, cnf.show))
+
+
+def _ganak_child(n_vars, clauses, show):
+    import os
+
+    from pyganak import Counter
+
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # Ganak prints 'c o' lines
+    c = Counter(verbose=0, seed=0)
+    c.new_vars(n_vars)
+    c.add_clauses(clauses)
+    c.set_sampling_set(show)
+    return int(c.count())
+
+
+def test_pyganak_counts_a_small_export_like_count(tmp_path, capsys):
+    out = tmp_path / "t.cnf"
+    assert main(["export", "tetromino-L-2x4", "-o", str(out)]) == 0
+    assert main(["count", "tetromino-L-2x4", "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)["count"]
+    assert _pyganak_count(read_cnf(out.read_text())) == expected == 2
+
+
+@pytest.mark.slow
+def test_pyganak_counts_the_3x20_export_like_count(tmp_path, capsys):
+    """Ganak takes a few CPU minutes on this one (pytest -m slow)."""
+    out = tmp_path / "p.cnf"
+    assert main(["export", "pentomino-3x20", "-e", "pairwise", "-o", str(out)]) == 0
+    assert main(["count", "pentomino-3x20", "-b", "exact", "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)["count"]
+    assert _pyganak_count(read_cnf(out.read_text())) == expected == 8
+
+
+def test_export_errors(tmp_path, capsys):
+    assert main(["export", "dominoes-2x4", "-o", "-", "--json"]) == 2
+    assert main(["export", "dominoes-2x4", "-o", str(tmp_path / "no" / "such" / "dir.cnf")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert main(["export", "dominoes-2x4", "-f", "cpsat", "-e", "pairwise", "-o", "-"]) == 2
+
+
+# ------------------------------------------------------- round trips
+
+
+@pytest.mark.parametrize("solver", [pytest.param(s, marks=needs[s]) for s in ("minisat", "picosat")])
+@pytest.mark.parametrize("instance,encoding", [("tetromino-L-2x4", "mixed"), ("dominoes-2x4", "seqcounter"),
+                                               ("pentomino-3x20", "mixed"), ("nonogram", "mixed"),
+                                               ("nonogram", "pairwise")])
+def test_round_trip(solver, instance, encoding, tmp_path, nono, capsys):
+    if instance == "pentomino-3x20" and solver == "picosat":
+        pytest.skip("picosat needs 10-40 s on 3x20; covered by minisat here and by small boards for picosat")
+    inst = nono if instance == "nonogram" else instance
+    cnf = str(tmp_path / "m.cnf")
+    assert main(["export", inst, "-e", encoding, "-o", cnf]) == 0
+    answer = _run_solver(solver, cnf, tmp_path)
+    capsys.readouterr()
+    assert main(["decode", inst, answer, "--cnf", cnf, "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["valid"] and res["encoding"] == encoding and res["falsified_clauses"] == 0
+    # without --cnf the encoding must be given
+    assert main(["decode", inst, answer, "-e", encoding]) == 0
+    assert "verified" in capsys.readouterr().out
+
+
+@needs["minisat"]
+def test_round_trip_unique(tmp_path, capsys):
+    cnf = str(tmp_path / "u.cnf")
+    assert main(["export", "dominoes-2x4", "--unique", "-o", cnf]) == 0
+    answer = _run_solver("minisat", cnf, tmp_path)
+    assert main(["decode", "dominoes-2x4", answer, "--cnf", cnf]) == 0
+    # without --cnf and without --unique the lex-leader auxiliaries are "beyond" the plain CNF
+    assert main(["decode", "dominoes-2x4", answer]) == 2
+    assert main(["decode", "dominoes-2x4", answer, "--unique"]) == 0
+
+
+# ---------------------------------------------------------- decode errors
+
+
+def _answer(tmp_path, text, name="a.txt"):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def _solution_lits(name):
+    """A verified solution's true primary variables, from the exact-cover engine."""
+    from puzzlesat.backends import get_backend
+
+    puzzle = load_puzzle(name)
+    problem = puzzle.compile()
+    return problem, sorted(get_backend("exact").solve(problem).assignment)
+
+
+def test_decode_partial_assignment(tmp_path, capsys):
+    problem, lits = _solution_lits("pentomino-3x20")
+    a = _answer(tmp_path, "s SATISFIABLE\n" + "".join(f"v {v}\n" for v in lits) + "v 0\n")
+    assert main(["decode", "pentomino-3x20", a]) == 0
+    out = capsys.readouterr().out
+    assert "decoded 12 true primary variables" in out and "(competition style, 12 of" in out
+
+
+def test_decode_unsat_is_no_solution(tmp_path, capsys):
+    assert main(["decode", "pentomino-3x20", _answer(tmp_path, "c x\ns UNSATISFIABLE\n")]) == 1
+    assert capsys.readouterr().out.startswith("no solution")
+    assert main(["decode", "pentomino-3x20", _answer(tmp_path, "UNSAT\n")]) == 1
+    assert main(["decode", "pentomino-3x20", _answer(tmp_path, "s UNKNOWN\n")]) == 3
+
+
+def test_decode_invalid_tiling_names_cell_and_pieces(tmp_path, capsys):
+    problem, lits = _solution_lits("pentomino-3x20")
+    wrong = [lits[0] + 1] + lits[1:]  # the first placement shifted to its neighbour variable
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, wrong)) + " 0\n")
+    assert main(["decode", "pentomino-3x20", a]) == 4
+    err = capsys.readouterr().err
+    assert "verification failed" in err and "not a solution" in err
+    assert "cell (" in err or "piece" in err
+
+
+def test_decode_invalid_nonogram_names_the_line(tmp_path, nono, capsys):
+    puzzle = load_puzzle(nono)
+    problem = puzzle.compile()
+    a = _answer(tmp_path, "s SATISFIABLE\nv 3 0\n")  # one black cell in row 1 only
+    assert main(["decode", nono, a]) == 4
+    err = capsys.readouterr().err
+    assert "row 2 has runs" in err and "its clue is 3" in err
+
+
+@pytest.mark.parametrize("text,line,words", [
+    ("hello\n", 1, "not a SAT solver's answer"),
+    ("s SATISFIABLE\nv 1 -1 0\n", 2, "given both values"),
+    ("s SATISFIABLE\nv 1\nv 99999 0\n", 3, "variable 99999 is beyond the"),
+])
+def test_decode_bad_answers_exit_2_with_file_line(tmp_path, capsys, text, line, words):
+    a = _answer(tmp_path, text)
+    assert main(["decode", "dominoes-2x4", a]) == 2
+    err = capsys.readouterr().err
+    assert f"{a}:{line}: " in err and words in err
+
+
+def test_decode_answer_from_another_instance(tmp_path, capsys):
+    cnf = str(tmp_path / "m.cnf")
+    assert main(["export", "pentomino-4x15", "-o", cnf]) == 0
+    problem, lits = _solution_lits("pentomino-3x20")
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, lits)) + " 0\n")
+    capsys.readouterr()
+    # the CNF the solver read names another instance
+    assert main(["decode", "pentomino-3x20", a, "--cnf", cnf]) == 2
+    assert "written for a different instance" in capsys.readouterr().err
+    # a complete model of another instance's CNF: wrong size, and it does not decode
+    full = tmp_path / "full.txt"
+    assert main(["export", "dominoes-2x4", "-o", str(tmp_path / "d.cnf")]) == 0
+    n = read_cnf((tmp_path / "d.cnf").read_text()).n_vars
+    dom_problem, dom_lits = _solution_lits("dominoes-2x4")
+    full.write_text("s SATISFIABLE\nv " + " ".join(str(v if v in dom_lits else -v) for v in range(1, n + 1)) + " 0\n")
+    capsys.readouterr()
+    assert main(["decode", "pentomino-3x20", str(full)]) == 2
+    assert "belongs to a different instance or encoding" in capsys.readouterr().err
+
+
+def test_decode_header_in_answer_is_checked(tmp_path, capsys):
+    a = _answer(tmp_path, "c puzzlesat-header problem=0000000000000000 encoding=mixed unique=no vars=3 "
+                          "clauses=1 primary=3\ns SATISFIABLE\nv 1 0\n")
+    assert main(["decode", "dominoes-2x4", a]) == 2
+    assert f"{a}:1: written for a different instance" in capsys.readouterr().err
+
+
+def test_decode_missing_file(capsys, tmp_path):
+    assert main(["decode", "dominoes-2x4", str(tmp_path / "nope.txt")]) == 2
+    assert "nope.txt" in capsys.readouterr().err

@@ -1,0 +1,263 @@
+"""DIMACS writer invariants, the answer reader's edge cases, lex-leader exactness."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from pysat.solvers import Solver
+
+from puzzlesat.encoders.cnf import encode_cnf
+from puzzlesat.encoders.dimacs import (Header, build_dimacs, clean_clauses, falsified, problem_digest,
+                                       read_answer, read_cnf)
+from puzzlesat.encoders.lexleader import LexLeaderError, lex_leader
+from puzzlesat.errors import InputError
+from puzzlesat.loading import load_puzzle
+from puzzlesat.problem import Clause, Problem
+
+TINY_NON = """title "tiny"
+width 3
+height 3
+
+rows
+1
+3
+1
+
+columns
+1
+3
+1
+"""
+
+
+def _export(name, encoding="mixed"):
+    puzzle = load_puzzle(name)
+    problem = puzzle.compile()
+    enc = encode_cnf(problem, encoding)
+    return puzzle, problem, enc, build_dimacs(enc, title=puzzle.title, instance=name, family=puzzle.family,
+                                              describe=puzzle.describe_var)
+
+
+def _check_invariants(text: str, problem: Problem, describe) -> None:
+    lines = text.splitlines()
+    p_idx = [i for i, l in enumerate(lines) if l.startswith("p ")]
+    assert len(p_idx) == 1
+    head, body = lines[:p_idx[0]], lines[p_idx[0] + 1:]
+    assert all(l.startswith("c") for l in head), "every comment comes before the header"
+    assert not any(l.startswith("c") for l in body), "no comment after the header"
+    _, fmt, v, c = lines[p_idx[0]].split()
+    assert fmt == "cnf"
+    clauses = [list(map(int, l.split())) for l in body]
+    assert all(cl[-1] == 0 and 0 not in cl[:-1] for cl in clauses)
+    clauses = [cl[:-1] for cl in clauses]
+    assert int(c) == len(clauses), "clause count exact"
+    assert int(v) == max(abs(x) for cl in clauses for x in cl), "variable count exact (the highest id)"
+    for cl in clauses:
+        assert len(set(cl)) == len(cl), f"duplicate literal in {cl}"
+        assert not any(-x in cl for x in cl), f"tautology {cl}"
+    show = [l for l in head if l.startswith("c p show ")]
+    assert len(show) == 1
+    ids = list(map(int, show[0].split()[3:]))
+    assert ids[-1] == 0 and ids[:-1] == sorted(problem.primary), "projection line == primary variables"
+    assert "c t pmc" in head
+    var_lines = [l for l in head if l.startswith("c var ")]
+    assert [int(l.split()[2]) for l in var_lines] == sorted(problem.primary)
+    for l in var_lines[:5]:
+        vid = int(l.split()[2])
+        assert l == f"c var {vid} " + " ".join(describe(problem.meaning(vid)).split())
+    hdr = [l for l in head if l.startswith("c puzzlesat-header ")]
+    h = Header.parse(hdr[0])
+    assert (h.problem, h.vars, h.clauses, h.primary) == (problem_digest(problem), int(v), int(c), len(problem.primary))
+
+
+@pytest.mark.parametrize("name,encoding", [("pentomino-3x20", "mixed"), ("pentomino-3x20", "seqcounter"),
+                                           ("dominoes-2x4", "pairwise")])
+def test_writer_invariants_tiling(name, encoding):
+    puzzle, problem, enc, exp = _export(name, encoding)
+    text = exp.text()
+    _check_invariants(text, problem, puzzle.describe_var)
+    assert "c var 1 place " in text
+    cnf = read_cnf(text)
+    assert cnf.show == sorted(problem.primary) and not cnf.comments_after_p
+    assert cnf.header.encoding == encoding
+
+
+def test_writer_invariants_nonogram(tmp_path):
+    path = tmp_path / "tiny.non"
+    path.write_text(TINY_NON)
+    puzzle = load_puzzle(str(path))
+    problem = puzzle.compile()
+    exp = build_dimacs(encode_cnf(problem), describe=puzzle.describe_var)
+    _check_invariants(exp.text(), problem, puzzle.describe_var)
+    assert "c var 1 cell row 1 column 1 is black" in exp.text()
+
+
+def test_writer_cleans_duplicate_and_tautological_literals():
+    p = Problem()
+    a, b, c = (p.var(x) for x in "abc")
+    p.clause([a, a, b])
+    p.clause([a, -a, c])  # a tautology: dropped
+    p.clause([c])
+    exp = build_dimacs(encode_cnf(p, "pairwise"))
+    assert exp.clauses == [[a, b], [c]]
+    assert "p cnf 3 2\n" in exp.text()
+    assert clean_clauses([[1, 1, -2], [3, -3], []]) == [[1, -2], []]
+
+
+def test_empty_clause_written_as_a_lone_zero():
+    p = Problem()
+    p.var("a")
+    p.clause([])
+    text = build_dimacs(encode_cnf(p)).text()
+    assert text.endswith("p cnf 1 1\n0\n")
+
+
+def test_digest_tells_instances_apart_and_is_stable():
+    a = load_puzzle("pentomino-3x20").compile()
+    b = load_puzzle("pentomino-4x15").compile()
+    assert problem_digest(a) != problem_digest(b)
+    assert problem_digest(a) == problem_digest(load_puzzle("pentomino-3x20").compile())
+
+
+# ---------------------------------------------------------------- answers
+
+
+def test_competition_answer_split_over_lines_with_comments():
+    ans = read_answer("c solver 1.0\nc\ns SATISFIABLE\nv 1 -2\nv 3\n\nv -4 0\nc done\n", "a.out")
+    assert ans.status == "SAT" and ans.style == "competition"
+    assert ans.values == {1: True, 2: False, 3: True, 4: False}
+    assert ans.line_of[3] == 5 and ans.true_vars() == {1, 3} and ans.is_contiguous()
+
+
+def test_partial_assignment_and_pb_tokens():
+    ans = read_answer("s SATISFIABLE\nv x7 -x2 0\n")
+    assert ans.values == {7: True, 2: False} and not ans.is_contiguous()
+
+
+def test_minisat_result_file():
+    ans = read_answer("SAT\n-1 2 3 0\n", "r.txt")
+    assert ans.style == "minisat" and ans.values == {1: False, 2: True, 3: True}
+    assert read_answer("UNSAT\n").status == "UNSAT"
+    assert read_answer("INDET\n").status == "UNKNOWN"
+
+
+@pytest.mark.parametrize("text,status", [("s UNSATISFIABLE\n", "UNSAT"), ("c x\ns UNKNOWN\n", "UNKNOWN"),
+                                         ("s INDETERMINATE\n", "UNKNOWN")])
+def test_statuses_without_model(text, status):
+    assert read_answer(text).status == status
+
+
+@pytest.mark.parametrize("text,line,words", [
+    ("hello world\n", 1, "not a SAT solver's answer"),
+    ("c only comments\n\n", None, "no status line"),
+    ("", None, "no status line"),
+    ("v 1 2 0\n", 1, "'v' line before"),
+    ("s SATISFIABLE\nv 1 2\nv -1 0\n", 3, "variable 1 is given both values (first on line 2)"),
+    ("s SATISFIABLE\nv 1 2\n", 2, "does not end with 0"),
+    ("s SATISFIABLE\n", 1, "gives no model"),
+    ("s SATISFIABLE\nv 1 0\nv 2 0\n", 3, "after the model's terminating 0"),
+    ("s SATISFIABLE\nv 1 two 0\n", 2, "not a literal: 'two'"),
+    ("s SATISFIED\n", 1, "unknown status line"),
+    ("s UNSATISFIABLE\nv 1 0\n", 2, "not SATISFIABLE"),
+    ("s SATISFIABLE\nv 1 0\ns UNSATISFIABLE\n", 3, "contradicts line 1"),
+    ("s SATISFIABLE\nv 1 0\nsome chatter\n", 3, "unexpected line"),
+    ("SAT\n1 -0\n", 2, "'-0' is not a literal"),
+    ("SAT\n1 2 0\nUNSAT\n", 3, "second status line"),
+])
+def test_answer_errors_name_file_and_line(text, line, words):
+    with pytest.raises(InputError) as e:
+        read_answer(text, "ans.txt")
+    assert words in str(e.value)
+    assert e.value.path == "ans.txt" and e.value.line == line
+    if line is not None:
+        assert str(e.value).startswith(f"ans.txt:{line}: ")
+
+
+def test_variable_beyond_header_names_its_line():
+    ans = read_answer("s SATISFIABLE\nv 1 2\nv 3 9 0\n", "a")
+    ans.check_range(9)
+    with pytest.raises(InputError, match=r"^a:3: variable 9 is beyond the 8 variables"):
+        ans.check_range(8)
+
+
+def test_answer_carrying_a_header_line():
+    ans = read_answer("c puzzlesat-header problem=abc encoding=mixed unique=no vars=3 clauses=2 primary=3\n"
+                      "s SATISFIABLE\nv 1 0\n")
+    assert ans.header.problem == "abc" and ans.header_line == 1
+
+
+def test_read_cnf_checks_counts():
+    with pytest.raises(InputError, match="says 2 clauses, the file has 1"):
+        read_cnf("p cnf 2 2\n1 2 0\n")
+    with pytest.raises(InputError, match=r"x:2: literal 3 beyond"):
+        read_cnf("p cnf 2 1\n1 3 0\n", "x")
+    assert falsified([[1, 2], [-1], [3]], {1: True, 2: False}) == [1]
+
+
+# ------------------------------------------------------------- lex-leader
+
+SQUARE_DOMINOES = "# title: 8 dominoes in a 4x4 box\nBOX / 4 * 4\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * 8
+
+
+def _solutions(problem):
+    with Solver(name="cadical195", bootstrap_with=encode_cnf(problem, "pairwise").clauses) as s:
+        out = []
+        while s.solve():
+            m = s.get_model()
+            sol = frozenset(v for v in problem.primary if m[v - 1] > 0)
+            out.append(sol)
+            s.add_clause([-v for v in sol] if problem.fixed_weight else
+                         [(-v if v in sol else v) for v in problem.primary])
+        return out
+
+
+def _orbits(problem, sols):
+    seen, n = set(), 0
+    for s in sols:
+        if s in seen:
+            continue
+        n += 1
+        for g in problem.symmetries:
+            seen.add(frozenset(g.get(v, v) for v in s))
+    return n
+
+
+@pytest.mark.parametrize("source", ["dominoes-2x4", "tetromino-L-2x4", "square-dominoes"])
+def test_lex_leader_gives_exactly_one_solution_per_orbit(tmp_path, source):
+    if source == "square-dominoes":  # symmetric tilings and a repeated piece, group of 8
+        path = tmp_path / "sq.box"
+        path.write_text(SQUARE_DOMINOES)
+        source = str(path)
+    problem = load_puzzle(source).compile()
+    sols = _solutions(problem)
+    broken, info = lex_leader(problem)
+    assert broken.symmetries == [] and problem.symmetries  # the original is untouched
+    assert broken.primary == problem.primary and broken.n_vars == problem.n_vars + info["aux_vars"]
+    kept = _solutions(broken)
+    assert len(kept) == _orbits(problem, sols) < len(sols)
+    # every kept solution is the lexicographic minimum of its orbit
+    order = sorted(problem.primary)
+    for s in kept:
+        vec = [int(v in s) for v in order]
+        for g in problem.symmetries:
+            assert [int(g.get(v, v) in s) for v in order] >= vec
+
+
+@pytest.mark.slow
+def test_lex_leader_counts_3x20_orbits():
+    problem = load_puzzle("pentomino-3x20").compile()
+    broken, info = lex_leader(problem)
+    assert info["group"] == 4
+    assert len(_solutions(broken)) == 2
+
+
+def test_lex_leader_refuses_a_non_group():
+    p = Problem()
+    a, b, c = (p.var(x) for x in "abc")
+    p.symmetries = [{}, {a: b, b: c, c: a}]  # a 3-cycle without its square
+    with pytest.raises(LexLeaderError, match="not closed"):
+        lex_leader(p)
+    p.symmetries = [{a: b, b: a}, {a: c, c: a}]
+    with pytest.raises(LexLeaderError, match="identity"):
+        lex_leader(p)
