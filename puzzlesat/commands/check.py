@@ -1,0 +1,125 @@
+"""puzzlesat check: the report a nonogram designer wants.
+
+Is there a solution, is it unique (a search for two), can line logic alone
+solve it (the fixpoint of Kikuchi's line rule, background.md section 3), how
+many cells line logic fixes, and, when the file has a goal picture, whether
+the solution found is that picture.  ``--steps`` shows the line-solving
+rounds as partial grids.
+"""
+
+from __future__ import annotations
+
+from .. import jobs
+from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
+from ..errors import InputError
+from ..loading import load_puzzle
+from .common import add_backend_options, add_color_option, add_instance, backend_for
+
+NAME = "check"
+HELP = "nonograms: solvable? unique? solvable by line logic alone? matches its goal?"
+DESCRIPTION = (HELP + " Uniqueness is decided by a search for two solutions on the chosen back end; "
+               "line logic is the fixpoint of the rule 'a cell is fixed when every placement of its "
+               "line consistent with the known cells agrees on it'.")
+
+
+def add_arguments(p) -> None:
+    add_instance(p)
+    add_backend_options(p, "solve")
+    add_color_option(p)
+    p.add_argument("--steps", action="store_true", help="print each line-solving round as a partial grid")
+    p.add_argument("--preprocess", action="store_true",
+                   help="give the back end the cells line logic fixes as unit clauses")
+
+
+def run(args) -> int:
+    puzzle = load_puzzle(args.instance)
+    if puzzle.family != "nonogram":
+        raise InputError(f"check is for nonograms; this is a {puzzle.family} puzzle (try 'puzzlesat count')",
+                         args.instance)
+    from ..models.nonogram import render
+    from ..models.nonogram.linesolve import line_solve
+
+    lines = line_solve(puzzle, record=args.steps)
+    problem = puzzle.compile(preprocess=args.preprocess)
+    backend = backend_for(args, problem, "solve")
+    out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem)
+    found = out.count
+    if out.reason:  # impossible before solving (row and column sums differ)
+        solvable, unique = False, False
+    elif out.complete:
+        solvable, unique = found >= 1, found == 1
+    else:
+        solvable = True if found >= 1 else None
+        unique = False if found >= 2 else None
+    if lines.contradiction:
+        solvable, unique = False, False
+    first = out.solutions[0] if out.solutions else None
+    matches = puzzle.matches_goal(first) if first is not None else (None if puzzle.goal is None else False)
+    report = {
+        "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
+        "width": puzzle.width, "height": puzzle.height,
+        "solvable": solvable, "unique": unique,
+        "line_solvable": lines.solved, "cells_fixed_by_lines": lines.fixed, "cells": lines.cells,
+        "line_rounds": len(lines.rounds), "line_contradiction": lines.contradiction_at,
+        "matches_goal": matches,
+        "backend": out.backend, "seconds": round(out.seconds, 6), "complete": out.complete,
+        "stopped_by": out.stopped_by, "preprocess": args.preprocess, "reason": out.reason,
+        "solutions": [puzzle.solution_json(s) for s in out.solutions[:2]],
+    }
+    if args.steps:
+        report["steps"] = [{"lines": r.lines, "fixed": r.fixed, "grid": render.plain(r.grid).splitlines()}
+                           for r in lines.rounds]
+    if args.json:
+        emit_json(report)
+    else:
+        _print(puzzle, report, lines, out, args)
+    if solvable is False:
+        return EXIT_NO_SOLUTION
+    return EXIT_OK if solvable and unique is not None else EXIT_INCOMPLETE
+
+
+def _yes(v) -> str:
+    return "unknown" if v is None else ("yes" if v else "no")
+
+
+def _print(puzzle, rep, lines, out, args) -> None:
+    from ..models.nonogram import render
+
+    if args.steps:
+        total = 0
+        for k, r in enumerate(lines.rounds, 1):
+            total += r.fixed
+            print(f"round {k} ({r.lines}): {r.fixed} cells fixed, {total} of {rep['cells']} known")
+            print(render.plain(r.grid))
+            print()
+    print(f"{puzzle.title} ({puzzle.width} x {puzzle.height}, {rep['cells']} cells)")
+    how = f"{out.backend}, {out.seconds:.3f} s"
+    if rep["reason"]:
+        print(f"solvable:      no: {rep['reason']}")
+    elif lines.contradiction:
+        print(f"solvable:      no: line logic finds no placement for {lines.contradiction_at}")
+    elif rep["solvable"] is None:
+        print(f"solvable:      unknown: {out.backend} stopped ({out.stopped_by}) after {out.seconds:.3f} s")
+    else:
+        print(f"solvable:      {_yes(rep['solvable'])} ({how})")
+    if rep["solvable"]:
+        if rep["unique"] is None:
+            print(f"unique:        unknown (search stopped by {out.stopped_by})")
+        elif rep["unique"]:
+            print("unique:        yes")
+        else:
+            print("unique:        no: at least two solutions (shown below)")
+    pct = 100.0 * rep["cells_fixed_by_lines"] / rep["cells"] if rep["cells"] else 100.0
+    verdict = "yes" if rep["line_solvable"] else "no"
+    print(f"line solvable: {verdict}: line logic fixes {rep['cells_fixed_by_lines']} of {rep['cells']} cells "
+          f"({pct:.0f}%) in {rep['line_rounds']} rounds")
+    if puzzle.goal is None:
+        print("goal:          none in the file")
+    elif rep["matches_goal"] is None or rep["solvable"] is not True:
+        print("goal:          not compared (no solution found)")
+    else:
+        print("goal:          " + ("the solution found is the goal" if rep["matches_goal"]
+                                   else "the solution found differs from the goal"))
+    if rep["solvable"] and rep["unique"] is False:
+        for i, s in enumerate(out.solutions[:2], 1):
+            print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")

@@ -1,0 +1,58 @@
+"""The simple ``.nin`` format (Jakub Wilk's nonogram solver):
+
+    5 10          width and height
+    2             then `height` row clues, top to bottom,
+    2 1           numbers separated by blanks (or commas)
+    ...
+    2 1           then `width` column clues, left to right
+
+``0`` is an empty clue; an empty line is one too when the count of lines
+comes out right that way (otherwise blank lines are ignored).  Lines starting
+with ``#`` are comments.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import InputError
+from .build import Draft, finish, parse_clue, positive_int
+from .puzzle import Nonogram
+
+
+def load(text: str, path: str) -> Nonogram:
+    lines = [(n + 1, s.strip()) for n, s in enumerate(text.splitlines()) if not s.strip().startswith("#")]
+    while lines and lines[0][1] == "":
+        lines.pop(0)
+    if not lines:
+        raise InputError("empty file: expected 'WIDTH HEIGHT' on the first line", path, None)
+    head_line, head = lines.pop(0)
+    dims = re.split(r"[\s,x]+", head)
+    if len(dims) != 2:
+        raise InputError(f"expected 'WIDTH HEIGHT' on the first line, got {head!r}", path, head_line)
+    d = Draft(path)
+    d.width = positive_int(dims[0], "width", path, head_line)
+    d.height = positive_int(dims[1], "height", path, head_line)
+    d.width_line = d.height_line = head_line
+    while lines and lines[-1][1] == "":
+        lines.pop()
+    need = d.height + d.width
+    if len(lines) != need:
+        nonblank = [(n, s) for n, s in lines if s]
+        if len(nonblank) == need or len(nonblank) > need:
+            lines = nonblank
+    if len(lines) > need:
+        n, s = lines[need]
+        raise InputError(f"more clue lines than {d.height} rows + {d.width} columns: {s!r} is line "
+                         f"{need + 1} of the clues", path, n)
+    if len(lines) < need:
+        got_rows = min(len(lines), d.height)
+        raise InputError(f"expected {d.height} row clues then {d.width} column clues, found "
+                         f"{got_rows} row and {len(lines) - got_rows} column clue lines", path,
+                         lines[-1][0] if lines else head_line)
+    rows, cols = lines[:d.height], lines[d.height:]
+    d.rows = [parse_clue(s, path, n, what=f"row {k + 1} clue") for k, (n, s) in enumerate(rows)]
+    d.cols = [parse_clue(s, path, n, what=f"column {k + 1} clue") for k, (n, s) in enumerate(cols)]
+    d.row_lines, d.col_lines = [n for n, _ in rows], [n for n, _ in cols]
+    d.rows_line, d.cols_line = head_line, head_line
+    return finish(d)

@@ -1,0 +1,131 @@
+"""Steve Simpson's ``.non`` format, with the nonogram-db extensions.
+
+    title "Demo"            (any key line: title, by, copyright, license, ...)
+    width 5
+    height 10
+    rows                    then `height` clue lines: 2,1 / 0 / (empty line)
+    columns                 then `width` clue lines
+    goal "0110001101..."    optional: the picture, row-major, 0 = white
+
+Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
+
+- ``width``/``height`` come before the clue sections; Simpson's ``rows H``
+  and ``columns W`` set the height/width too.
+- A clue is numbers separated by commas; ``0`` or an empty line is an empty
+  clue.  Blank lines may also just separate keys: a section's clue lines run
+  to the next key line; blank lines at its ends are dropped, and blank lines
+  inside it are empty clues when that gives the right count, else ignored
+  (Simpson's files use blank lines as separators, nonogram-db's as empties).
+- A number may carry a colour letter (``3a``).  One colour is black and
+  white; more than one is a multicolour puzzle, which is refused clearly.
+- Unknown key lines are ignored (they are properties); string values may be
+  quoted and carry HTML escapes.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from ...errors import InputError
+from .build import Draft, finish, parse_clue, positive_int
+from .puzzle import Nonogram
+
+_META = ("title", "by", "copyright", "license", "catalogue")
+
+
+def _is_clue_line(s: str) -> bool:
+    return s == "" or s[0].isdigit() or (s[0] == "-" and s[1:2].isdigit())
+
+
+def _unquote(s: str) -> str:
+    s = s.strip()
+    if len(s) >= 2 and s[0] == s[-1] == '"':
+        s = s[1:-1]
+    return html.unescape(s)
+
+
+def load(text: str, path: str) -> Nonogram:
+    lines = text.splitlines()
+    d = Draft(path)
+    colours: set[str] = set()
+    colour_keys: list[tuple[str, int]] = []
+    i = 0
+    while i < len(lines):
+        lineno = i + 1
+        s = lines[i].strip()
+        i += 1
+        if not s:
+            continue
+        if _is_clue_line(s):
+            raise InputError(f"clue line {s!r} outside a 'rows' or 'columns' section "
+                             "(more clue lines than the height or width?)", path, lineno)
+        parts = s.split(None, 1)
+        key, rest = parts[0].lower(), (parts[1] if len(parts) > 1 else "")
+        if key in ("width", "height") or (key in ("rows", "columns") and rest.strip()):
+            attr = "width" if key in ("width", "columns") else "height"
+            if getattr(d, attr) is not None:
+                raise InputError(f"{attr} given twice (first on line {getattr(d, attr + '_line')})", path, lineno)
+            setattr(d, attr, positive_int(rest, attr, path, lineno))
+            setattr(d, attr + "_line", lineno)
+        elif key in ("rows", "columns"):
+            attr, dim = ("height", d.height) if key == "rows" else ("width", d.width)
+            if (d.rows if key == "rows" else d.cols) is not None:
+                raise InputError(f"'{key}' section given twice", path, lineno)
+            if dim is None:
+                raise InputError(f"'{key}' comes before '{attr}': the {attr} must be given first", path, lineno)
+            start = i
+            while i < len(lines) and _is_clue_line(lines[i].strip()):
+                i += 1
+            section = [(n + 1, lines[n].strip()) for n in range(start, i)]
+            clues, where = _section(section, dim, key, path, lineno, colours)
+            if key == "rows":
+                d.rows, d.row_lines, d.rows_line = clues, where, lineno
+            else:
+                d.cols, d.col_lines, d.cols_line = clues, where, lineno
+        elif key == "goal":
+            g = rest.strip()
+            if g.startswith('"'):  # a quoted goal may run on over several lines
+                g = g[1:]
+                while not g.endswith('"') and i < len(lines):
+                    g += lines[i].strip()
+                    i += 1
+                if not g.endswith('"'):
+                    raise InputError("goal: no closing quote", path, lineno)
+                g = g[:-1]
+            d.goal = re.sub(r"\s+", "", g)
+            d.goal_line = lineno
+        elif key == "color":
+            colour_keys.append((rest.strip(), lineno))
+        elif key in _META:
+            d.meta[key] = _unquote(rest)
+        # anything else: a property we do not use
+    if len(colours) > 1 or len(colour_keys) > 1:
+        line = colour_keys[1][1] if len(colour_keys) > 1 else None
+        names = ", ".join(sorted(colours)) if len(colours) > 1 else ", ".join(c for c, _ in colour_keys)
+        raise InputError(f"multicolour nonograms (colours {names}) are not supported yet; "
+                         "only black-and-white ones", path, line)
+    d.title = d.meta.get("title", "")
+    return finish(d)
+
+
+def _section(section, expected: int, key: str, path, header_line: int, colours: set):
+    """The clues of one section, and the line of each."""
+    while section and section[-1][1] == "":
+        section.pop()
+    while section and section[0][1] == "" and len(section) > expected:
+        section.pop(0)
+    if len(section) != expected:
+        nonblank = [(n, s) for n, s in section if s]
+        if len(nonblank) == expected:
+            section = nonblank
+    what = "row" if key == "rows" else "column"
+    dim = "height" if key == "rows" else "width"
+    if len(section) > expected:
+        n, s = section[expected]
+        raise InputError(f"more {what} clues than the {dim} ({expected}): {s!r} is clue "
+                         f"{expected + 1}", path, n)
+    if len(section) < expected:
+        raise InputError(f"{len(section)} {what} clues for {dim} {expected}", path, header_line)
+    clues = [parse_clue(s, path, n, colours, what=f"{what} {k + 1} clue") for k, (n, s) in enumerate(section)]
+    return clues, [n for n, _ in section]

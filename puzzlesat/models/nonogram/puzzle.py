@@ -1,0 +1,163 @@
+"""The nonogram family: clues in, a Problem out, a grid back, checked by runs.
+
+Each cell (row, col) is one primary Boolean variable, true for black.  Each
+row and each column is one ``Regular`` constraint over its cells, with the
+run-length automaton of its clue.  Every solution has the same number of
+black cells (the sum of the clues), so the Problem is ``fixed_weight``:
+blocking the black cells of a solution excludes exactly that solution.
+
+Optionally (``preprocess=True``) the line solver runs first and every cell
+it fixes becomes a unit clause; that never changes the set of solutions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ...errors import VerificationError
+from ...problem import Clause, Problem
+from ...puzzle import Puzzle
+from . import render
+from .clues import Clue, RunLengthShape, runs
+
+
+class Cell(NamedTuple):
+    """The meaning of a cell variable (0-based; printed 1-based)."""
+
+    row: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"cell row {self.row + 1} column {self.col + 1} is black"
+
+
+#: A solution: one tuple of 0/1 per row.
+Grid = tuple[tuple[int, ...], ...]
+
+
+@dataclass
+class Nonogram(Puzzle):
+    """A black-and-white nonogram: ``rows[r]`` and ``cols[c]`` are clues.
+
+    ``goal`` is the known picture when the file has one (rows of 0/1).
+    ``meta`` keeps the file's descriptive keys (by, copyright, license, ...)
+    so attribution travels with the puzzle.
+    """
+
+    width: int
+    height: int
+    rows: list[Clue]
+    cols: list[Clue]
+    goal: Grid | None = None
+    title: str = ""
+    path: str | None = None
+    meta: dict = field(default_factory=dict)
+    expected: dict = field(default_factory=dict)
+    preprocess: bool = False
+    family: str = "nonogram"
+
+    # ------------------------------------------------------------ compiling
+    def compile(self, preprocess: bool | None = None) -> Problem:
+        """One primary variable per cell, row-major, one Regular per line.
+
+        With ``preprocess`` (default: the ``preprocess`` field) the cells the
+        line solver fixes are added as unit clauses; if line solving alone
+        finds a contradiction an empty clause says there is no solution.
+        """
+        prob = Problem(fixed_weight=True)
+        cell = [[prob.var(Cell(r, c)) for c in range(self.width)] for r in range(self.height)]
+        for r, clue in enumerate(self.rows):
+            prob.regular(cell[r], RunLengthShape(clue).automaton())
+        for c, clue in enumerate(self.cols):
+            prob.regular([cell[r][c] for r in range(self.height)], RunLengthShape(clue).automaton())
+        if self.preprocess if preprocess is None else preprocess:
+            from .linesolve import line_solve
+
+            result = line_solve(self)
+            if result.contradiction:
+                prob.add(Clause(()))
+            else:
+                for r in range(self.height):
+                    for c in range(self.width):
+                        v = result.grid[r][c]
+                        if v is not None:
+                            prob.add(Clause((cell[r][c] if v else -cell[r][c],)))
+        return prob
+
+    def decode(self, problem: Problem, assignment: frozenset) -> Grid:
+        grid = [[0] * self.width for _ in range(self.height)]
+        for v in assignment:
+            m = problem.meaning(v)
+            if isinstance(m, Cell):
+                grid[m.row][m.col] = 1
+        return tuple(tuple(row) for row in grid)
+
+    def verify(self, solution: Grid) -> None:
+        """Every row's and column's runs equal its clue (no automaton involved)."""
+        if len(solution) != self.height or any(len(row) != self.width for row in solution):
+            raise VerificationError(f"the grid is not {self.width} wide and {self.height} high")
+        for r, clue in enumerate(self.rows):
+            got = runs(solution[r])
+            if got != tuple(clue):
+                raise VerificationError(f"row {r + 1} has runs {_fmt(got)}, its clue is {_fmt(clue)}")
+        for c, clue in enumerate(self.cols):
+            got = runs(solution[r][c] for r in range(self.height))
+            if got != tuple(clue):
+                raise VerificationError(f"column {c + 1} has runs {_fmt(got)}, its clue is {_fmt(clue)}")
+
+    def precheck(self) -> str | None:
+        """Why there can be no solution, found without solving (or None):
+        the row clues and the column clues must ask for as many black cells."""
+        black_r, black_c = sum(map(sum, self.rows)), sum(map(sum, self.cols))
+        if black_r != black_c:
+            return (f"the row clues ask for {black_r} black cells but the column clues for {black_c}, "
+                    "so no picture satisfies both")
+        return None
+
+    def matches_goal(self, solution: Grid) -> bool | None:
+        """Whether ``solution`` is the file's goal picture (None without one)."""
+        return None if self.goal is None else tuple(map(tuple, solution)) == self.goal
+
+    # ------------------------------------------------------------ rendering
+    def render_text(self, solution: Grid, color: bool = False) -> str:
+        return render.text(solution)
+
+    def render_svg(self, solution: Grid) -> str:
+        return render.svg(self, solution)
+
+    def render_png(self, solution: Grid, path: str) -> None:
+        """Write the picture to ``path`` as a PNG (``solve --png FILE``)."""
+        from ...errors import InputError
+
+        try:
+            with open(path, "wb") as f:
+                f.write(render.png(self, solution))
+        except OSError as e:
+            raise InputError(f"cannot write: {e.strerror}", path) from None
+
+    def solution_json(self, solution: Grid) -> list[str]:
+        """The picture as strings of ``#`` (black) and ``.`` (white), top row first."""
+        return render.plain(solution).splitlines()
+
+    def info(self, problem: Problem) -> dict:
+        from .clues import freedom, placements
+
+        lines = [(c, self.width) for c in self.rows] + [(c, self.height) for c in self.cols]
+        return {
+            "width": self.width,
+            "height": self.height,
+            "cells": self.width * self.height,
+            "black_cells": sum(map(sum, self.rows)),
+            "has_goal": self.goal is not None,
+            "max_freedom": max((freedom(c, n) for c, n in lines), default=0),
+            "max_line_placements": max((placements(c, n) for c, n in lines), default=0),
+            **{k: v for k, v in self.meta.items() if k in ("by", "copyright", "license", "catalogue")},
+        }
+
+    def describe_var(self, meaning) -> str:
+        return str(meaning)
+
+
+def _fmt(clue) -> str:
+    return ",".join(map(str, clue)) if clue else "0"
