@@ -17,6 +17,9 @@ from .puzzle import Puzzle
 LOADERS: dict[str, str] = {
     ".box": "puzzlesat.models.tiling.boxfile:load",
     ".toml": "puzzlesat.models.tiling.tomlfile:load",
+    ".non": "puzzlesat.models.nonogram.nonfile:load",
+    ".xml": "puzzlesat.models.nonogram.xmlfile:load",
+    ".nin": "puzzlesat.models.nonogram.ninfile:load",
 }
 
 
