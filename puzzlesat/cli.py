@@ -22,7 +22,7 @@ from .backends import BackendError
 from .encoders.cnf import EncodingError
 from .errors import InputError, VerificationError
 
-COMMANDS = ("solve", "count", "info", "list_cmd", "backends_cmd", "export", "decode", "compare")
+COMMANDS = ("solve", "count", "info", "list_cmd", "backends_cmd", "export", "decode", "compare", "check")
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
