@@ -1,0 +1,200 @@
+"""Nonograms end to end: compile, solve on every back end, decode, verify
+against the clues and the goal; the line solver; the check command."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import Status, get_backend
+from puzzlesat.errors import VerificationError
+from puzzlesat.loading import load_puzzle
+from puzzlesat.models.nonogram.clues import RunLengthShape, runs
+from puzzlesat.models.nonogram.linesolve import line_solve, solve_line
+from puzzlesat.models.nonogram.puzzle import Nonogram
+
+BACKENDS = ["cadical195", "glucose4", "minisat22", "cpsat"]
+#: a sample that is quick on every back end: line-solvable and not, small and 55 x 60
+SAMPLE = ["survey/webpbn-00001.non", "survey/webpbn-00023.non", "survey/webpbn-00027.non",
+          "survey/webpbn-06574.non", "survey/webpbn-01611.non", "nonogram-db/gnonograms/spade.non",
+          "n-dom/5-dom.non"]
+#: the survey's hard ones, and n-dom beyond 10, are for the slow tier
+SLOW_ONLY = {"knotty.non", "faase.non"}
+
+
+def _data(shared_dir) -> Path:
+    return shared_dir / "data" / "nonograms"
+
+
+def _solve_verified(puzzle, backend_name, time_limit=120.0):
+    problem = puzzle.compile()
+    out = jobs.solve(puzzle, get_backend(backend_name), time_limit=time_limit, problem=problem)
+    assert out.status == Status.SOLVED, (puzzle.path, backend_name, out)
+    puzzle.verify(out.solution)  # jobs.solve verified already; the goal check is ours
+    if puzzle.goal is not None:
+        assert puzzle.matches_goal(out.solution), (puzzle.path, backend_name)
+    return out.solution
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", SAMPLE)
+def test_sample_solves_to_its_goal_on_every_backend(shared_dir, name, backend):
+    _solve_verified(load_puzzle(str(_data(shared_dir) / name)), backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_uniqueness_of_small_n_dom_on_every_backend(shared_dir, backend):
+    for n in (3, 4, 6):
+        p = load_puzzle(str(_data(shared_dir) / "n-dom" / f"{n}-dom.non"))
+        out = jobs.count(p, get_backend(backend), limit=2, time_limit=60)
+        assert out.complete and out.count == 1, (n, backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_solutions_are_found_and_told_apart(backend):
+    p = load_puzzle("twins")
+    out = jobs.count(p, get_backend(backend), limit=None, keep=True, time_limit=60)
+    assert out.complete and out.count == 2
+    assert {tuple(s) for s in out.solutions} == {((1, 0, 1, 0, 0), (0, 1, 1, 1, 0), (0, 0, 1, 0, 1)),
+                                                  ((0, 0, 1, 0, 1), (0, 1, 1, 1, 0), (1, 0, 1, 0, 0))}
+
+
+def test_count_of_a_small_random_puzzle_matches_brute_force():
+    rnd = random.Random(7)
+    for _ in range(5):
+        grid = [[rnd.randint(0, 1) for _ in range(4)] for _ in range(3)]
+        p = Nonogram(4, 3, [runs(r) for r in grid], [runs(col) for col in zip(*grid)])
+        brute = sum(1 for bits in itertools.product((0, 1), repeat=12)
+                    if all(runs(bits[r * 4:(r + 1) * 4]) == p.rows[r] for r in range(3))
+                    and all(runs(bits[c::4]) == p.cols[c] for c in range(4)))
+        for backend in ("cadical195", "cpsat"):
+            out = jobs.count(p, get_backend(backend), time_limit=30)
+            assert out.complete and out.count == brute
+
+
+def test_preprocessing_keeps_the_solutions(shared_dir):
+    p = load_puzzle(str(_data(shared_dir) / "survey" / "webpbn-00027.non"))
+    plain, pre = p.compile(), p.compile(preprocess=True)
+    assert len(pre.constraints) > len(plain.constraints)  # unit clauses for the fixed cells
+    be = get_backend("cadical195")
+    a = be.search(plain, limit=2, keep=True)
+    b = be.search(pre, limit=2, keep=True)
+    assert a.count == b.count == 1 and a.solutions == b.solutions
+
+
+def test_verifier_names_the_broken_line():
+    p = load_puzzle("dancer")
+    bad = [list(r) for r in p.goal]
+    bad[0][0] = 1 - bad[0][0]
+    with pytest.raises(VerificationError, match="row 1 has runs 3, its clue is 2"):
+        p.verify(tuple(map(tuple, bad)))
+
+
+def test_solve_line_equals_brute_force():
+    rnd = random.Random(3)
+    for _ in range(400):
+        n = rnd.randint(1, 10)
+        clue = runs([rnd.randint(0, 1) for _ in range(n)])
+        known = [rnd.choice((None, None, 0, 1)) for _ in range(n)]
+        words = [w for w in itertools.product((0, 1), repeat=n)
+                 if runs(w) == clue and all(k is None or k == b for k, b in zip(known, w))]
+        got = solve_line(RunLengthShape(clue), known)
+        if not words:
+            assert got is None
+        else:
+            assert got == [w0 if all(w[i] == w0 for w in words) else None
+                           for i, w0 in enumerate(words[0])]
+
+
+def test_line_solver_solves_dancer_and_stalls_on_n_dom(shared_dir):
+    d = load_puzzle("dancer")
+    r = line_solve(d, record=True)
+    assert r.solved and tuple(map(tuple, r.grid)) == d.goal
+    assert r.rounds[-1].grid == r.grid and sum(x.fixed for x in r.rounds) == 50
+    r5 = line_solve(load_puzzle("5-dom"))
+    assert not r5.contradiction and r5.fixed == 0
+
+
+def test_text_json_svg_and_png_pictures(tmp_path):
+    p = load_puzzle("letter-p")
+    sol = p.goal or jobs.solve(p, get_backend("cadical195")).solution
+    assert p.solution_json(sol) == ["###.", "#..#", "###.", "#...", "#..."]
+    assert p.render_text(sol).splitlines()[0] == "██████·"
+    assert p.render_svg(sol).startswith("<svg") and p.render_svg(sol).count('fill="black"') == 10
+    p.render_png(sol, str(tmp_path / "p.png"))
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ------------------------------------------------------------------ the CLI
+
+
+def test_check_line_solvable(cli):
+    r = cli("check", "dancer", "--json")
+    assert r.code == 0, r.err
+    j = r.json()
+    assert {k: j[k] for k in ("solvable", "unique", "line_solvable", "cells_fixed_by_lines", "cells",
+                               "matches_goal")} == {
+        "solvable": True, "unique": True, "line_solvable": True, "cells_fixed_by_lines": 50, "cells": 50,
+        "matches_goal": True}
+
+
+def test_check_not_line_solvable(cli):
+    r = cli("check", "5-dom", "--json")
+    assert r.code == 0, r.err
+    j = r.json()
+    assert (j["solvable"], j["unique"], j["line_solvable"], j["cells_fixed_by_lines"], j["cells"],
+            j["matches_goal"]) == (True, True, False, 0, 121, None)
+
+
+def test_check_several_solutions_and_steps(cli):
+    r = cli("check", "twins")
+    assert r.code == 0, r.err
+    assert "unique:        no: at least two solutions" in r.out
+    assert r.out.count("solution ") == 2
+    j = cli("check", "twins", "--json", "--steps").json()
+    assert j["unique"] is False and len(j["solutions"]) == 2 and j["line_solvable"] is False
+    assert j["steps"][0]["grid"] == ["?????", "??#??", "?????"]
+
+
+def test_check_steps_text(cli):
+    r = cli("check", "letter-p", "--steps")
+    assert r.code == 0
+    assert r.out.startswith("round 1 (rows): 4 cells fixed, 4 of 20 known\n?##?\n")
+
+
+def test_solve_count_and_sum_mismatch_exit_codes(cli, tmp_path):
+    r = cli("solve", "dancer", "--json")
+    assert r.code == 0 and r.json()["solution"][0] == ".##.."
+    r = cli("count", "twins", "--limit", "2")
+    assert "not unique" in r.out and r.out.count("solution ") == 2
+    bad = tmp_path / "sums.non"
+    bad.write_text("width 2\nheight 2\nrows\n2\n1\ncolumns\n1\n1\n")
+    r = cli("solve", str(bad))
+    assert r.code == 1 and "row clues ask for 3 black cells but the column clues for 2" in r.out
+    bad.write_text("width 2\nheight 2\nrows\n2\n3\ncolumns\n1\n1\n")
+    r = cli("solve", str(bad))
+    assert r.code == 2 and r.err.strip() == f"puzzlesat: {bad}:5: row 2 clue 3 needs 3 cells but the row has 2"
+    r = cli("check", "pentomino-3x20")
+    assert r.code == 2
+
+
+# ---------------------------------------------------------------- slow tier
+
+
+def _all_files(shared_dir):
+    return sorted(p for p in _data(shared_dir).rglob("*.non"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["cadical195", "cpsat"])
+def test_every_shared_puzzle_solves_and_is_unique(shared_dir, backend):
+    for f in _all_files(shared_dir):
+        p = load_puzzle(str(f))
+        out = jobs.count(p, get_backend(backend), limit=2, keep=True, time_limit=600)
+        assert out.complete and out.count == 1, (f, backend, out.count, out.stopped_by)
+        if p.goal is not None:
+            assert p.matches_goal(out.solutions[0]), f
