@@ -183,7 +183,7 @@ def run(args) -> int:
     for r in rows:
         r["agree"] = agree[r["instance"]]["agree"]
     mismatch = any(not a["agree"] for a in agree.values())
-    incomplete = any(not r.get("complete") for r in rows)
+    incomplete = any(not r.get("complete") for r in rows if r.get("status") != "unsupported")
     if args.plot:
         plot(rows, args.job, args.time_limit, args.plot)
     if args.csv:
@@ -219,6 +219,8 @@ def _cells(r, job) -> list[str]:
         res = "KILLED" if r["status"] == "killed" else "ERROR"
     elif r.get("status") == "invalid":
         res = "INVALID"
+    elif r.get("status") == "unsupported":
+        res = "n/a"
     else:
         res = r.get("result", "?")
     count = r.get("count")
@@ -227,9 +229,13 @@ def _cells(r, job) -> list[str]:
     else:
         cnt = "-"
     total = r.get("total_s")
-    total_s = _fmt_s(total) if r.get("complete") else f">{r.get('time_limit', total) or 0:g}" \
-        if r.get("status") != "error" else "-"
-    return [r["instance"], r["backend"], r["encoding"], str(r.get("variables", "-") or "-"),
+    if r.get("complete"):
+        total_s = _fmt_s(total)
+    elif r.get("status") in ("error", "unsupported", "invalid"):
+        total_s = "-"
+    else:
+        total_s = f">{r.get('time_limit') or 0:g}"
+    return [os.path.basename(r["instance"]), r["backend"], r["encoding"], str(r.get("variables", "-") or "-"),
             str(r.get("clauses") if r.get("clauses") is not None else "-"), _fmt_s(r.get("first_s")), total_s,
             res, cnt, "yes" if r["agree"] else "NO <<<"]
 
@@ -291,7 +297,10 @@ def plot(rows, job, time_limit, path) -> None:
                 lab += "\n" + r["encoding"]
             labels.append(lab)
             done = r.get("complete")
-            t = r.get("total_s") if done else time_limit
+            if r.get("status") == "unsupported":
+                t = 1e-3
+            else:
+                t = r.get("total_s") if done else time_limit
             heights.append(max(t or time_limit, 1e-3))
             colors.append("#d62728" if not r["agree"] else ("#1f77b4" if done else "#bbbbbb"))
             hatches.append("" if done else "//")
@@ -336,6 +345,8 @@ def plot(rows, job, time_limit, path) -> None:
 def _bar_text(r, job) -> str:
     if r.get("status") in ("killed", "error", "invalid"):
         return r["status"]
+    if r.get("status") == "unsupported":
+        return "n/a"
     if job == "count":
         n = r.get("count")
         return "?" if n is None else (str(n) if r.get("complete") else f">={n}")
@@ -369,7 +380,8 @@ def worker(spec: dict) -> dict:
         out.update(variables=problem.n_vars, clauses=None)
     why = be.supports(problem)
     if why:
-        return {**out, "status": "error", "complete": False, "error": f"cannot take this problem: {why}"}
+        return {**out, "status": "unsupported", "result": "n/a", "complete": None,
+                "error": f"cannot take this problem: {why}"}
     reason = jobs._precheck(puzzle)
     limit = spec["time_limit"]
     first = [None]

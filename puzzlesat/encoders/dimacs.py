@@ -36,7 +36,7 @@ Reading answers
   ``s UNSATISFIABLE`` / ``s UNKNOWN`` line, and for SAT the model in ``v``
   lines, split over any number of lines, ended by ``0``; variables left out
   are unassigned (a partial assignment).  Pseudo-Boolean solvers' ``v x1
-  -x2`` tokens are read too.
+  -x2`` lines (the PB competition's, which end without a 0) are read too.
 - MiniSat's result file: ``SAT`` then the literals ending in ``0``, or
   ``UNSAT`` (``INDET`` when it gave up).
 
@@ -236,6 +236,7 @@ def read_answer(text: str, path: str | None = None) -> Answer:
     header, header_line = None, None
     ended_at: int | None = None  # line of the terminating 0
     status_line = last_lit_line = None
+    pb = False  # pseudo-Boolean answers write x7 / -x7 and end without a 0
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line:
@@ -286,6 +287,7 @@ def read_answer(text: str, path: str | None = None) -> Answer:
             if ended_at is not None:
                 raise InputError(f"literal {tok} after the model's terminating 0 (line {ended_at})", path, lineno)
             neg, num = m.groups()
+            pb = pb or "x" in tok
             v = int(num)
             if v == 0:
                 if neg:
@@ -304,7 +306,7 @@ def read_answer(text: str, path: str | None = None) -> Answer:
     if ans is None:
         raise InputError("not a SAT solver's answer: no status line ('s SATISFIABLE', 's UNSATISFIABLE', "
                          "'SAT' or 'UNSAT')", path)
-    if ans.status == "SAT" and ended_at is None:
+    if ans.status == "SAT" and ended_at is None and not (pb and last_lit_line is not None):
         if last_lit_line is None:
             raise InputError("the answer says SATISFIABLE but gives no model ('v' lines); MiniSat writes "
                              "its model only to a result file: minisat model.cnf result.txt",

@@ -293,3 +293,16 @@ def test_decode_header_in_answer_is_checked(tmp_path, capsys):
 def test_decode_missing_file(capsys, tmp_path):
     assert main(["decode", "dominoes-2x4", str(tmp_path / "nope.txt")]) == 2
     assert "nope.txt" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("minisat+") is None, reason="minisat+ is not installed: apt-get install -y minisat+")
+@pytest.mark.parametrize("instance", ["dominoes-2x4", "nonogram"])
+def test_opb_round_trip_with_a_pb_solver(instance, tmp_path, nono, capsys):
+    inst = nono if instance == "nonogram" else instance
+    opb = str(tmp_path / "m.opb")
+    assert main(["export", inst, "-f", "opb", "-o", opb]) == 0
+    proc = subprocess.run(["minisat+", opb], capture_output=True, text=True, timeout=120)
+    ans = tmp_path / "pb.out"
+    ans.write_text(proc.stdout)
+    assert main(["decode", inst, str(ans)]) == 0
+    assert "verified" in capsys.readouterr().out

@@ -133,6 +133,8 @@ def test_competition_answer_split_over_lines_with_comments():
 def test_partial_assignment_and_pb_tokens():
     ans = read_answer("s SATISFIABLE\nv x7 -x2 0\n")
     assert ans.values == {7: True, 2: False} and not ans.is_contiguous()
+    # the PB competition's answers end without a 0
+    assert read_answer("s SATISFIABLE\nv -x1 x2\nv x3\n").values == {1: False, 2: True, 3: True}
 
 
 def test_minisat_result_file():

@@ -1,0 +1,118 @@
+"""puzzlesat compare: table, JSON, CSV, plot, agreement, and killing runs."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import stat
+
+import pytest
+
+from puzzlesat.cli import main
+from puzzlesat.commands.compare import agreement, run_one
+
+needs_minisat = pytest.mark.skipif(shutil.which("minisat") is None,
+                                   reason="minisat is not installed: apt-get install -y minisat")
+
+TINY_NON = "width 3\nheight 3\n\nrows\n1\n3\n1\n\ncolumns\n1\n3\n1\n"
+
+
+def _fake(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+@needs_minisat
+def test_count_json_csv_plot(tmp_path, capsys):
+    non = tmp_path / "tiny.non"
+    non.write_text(TINY_NON)
+    png, cs = tmp_path / "c.png", tmp_path / "c.csv"
+    rc = main(["compare", "dominoes-2x4", str(non), "--count", "-b", "exact,cadical195,external:minisat",
+               "-e", "pairwise,seqcounter", "-t", "30", "--json", "--csv", str(cs), "--plot", str(png)])
+    assert rc == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["job"] == "count" and not res["mismatch"]
+    assert res["agreement"]["dominoes-2x4"] == {"agree": True, "answer": 5, "invalid": [], "detail": None}
+    assert res["agreement"][str(non)]["answer"] == 1
+    runs = res["runs"]
+    # exact takes no encoding: one run per instance; the CNF engines one per encoding
+    assert [(r["backend"], r["encoding"]) for r in runs if r["instance"] == "dominoes-2x4"] == [
+        ("exact", "-"), ("cadical195", "pairwise"), ("cadical195", "seqcounter"),
+        ("external:minisat", "pairwise"), ("external:minisat", "seqcounter")]
+    na = [r for r in runs if r["status"] == "unsupported"]
+    assert [(r["instance"], r["backend"]) for r in na] == [(str(non), "exact")]  # no exact-cover form
+    for r in runs:
+        if r in na:
+            continue
+        assert r["complete"] and r["agree"] and r["first_s"] is not None and r["total_s"] >= r["first_s"]
+    sizes = {(r["backend"], r["encoding"]): (r["variables"], r["clauses"]) for r in runs
+             if r["instance"] == "dominoes-2x4"}
+    assert sizes[("cadical195", "pairwise")] == sizes[("external:minisat", "pairwise")]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = list(csv.DictReader(cs.open()))
+    assert len(rows) == len(runs) and rows[0]["count"] == "5" and rows[0]["agree"] == "True"
+
+
+def test_solve_table(capsys):
+    assert main(["compare", "tetromino-L-2x4", "--solve", "-b", "cadical195,cpsat,exact", "-t", "30"]) == 0
+    out = capsys.readouterr().out
+    head, rule, *body = out.splitlines()
+    assert head.split()[:5] == ["instance", "backend", "encoding", "vars", "clauses"]
+    assert "agree" in head and len(body) == 3
+    assert all(line.split()[-1] == "yes" and "solved" in line for line in body)
+
+
+def test_csv_to_stdout(capsys):
+    assert main(["compare", "dominoes-2x4", "--count", "-b", "exact", "--csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("instance,backend,encoding,job,variables,clauses")
+    assert lines[1].startswith("dominoes-2x4,exact,-,count,")
+
+
+def test_mismatch_is_loud_and_exits_4(tmp_path, capsys):
+    liar = _fake(tmp_path, "liar", "echo 's UNSATISFIABLE'\nexit 20\n")
+    rc = main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{liar}", "-t", "30"])
+    assert rc == 4
+    cap = capsys.readouterr()
+    assert "MISMATCH on dominoes-2x4" in cap.out and "NO <<<" in cap.out
+    assert "exact/-: 5" in cap.err and "0" in cap.err
+
+
+def test_hung_solver_is_stopped_and_the_run_marked_incomplete(tmp_path, capsys):
+    hang = _fake(tmp_path, "hang", "trap '' TERM\nwhile true; do sleep 1; done\n")
+    rc = main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{hang}", "-t", "1", "--json"])
+    assert rc == 3
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    assert runs[1]["complete"] is False and runs[1]["stopped_by"] == "time-limit"
+    assert runs[1]["agree"]  # 0 found so far is no contradiction
+
+
+def test_a_run_past_its_grace_is_killed():
+    row = run_one({"instance": "pentomino-6x10", "backend": "cadical195", "encoding": "mixed"}, "count",
+                  time_limit=0.01, grace=0.3)
+    assert row["status"] == "killed" and row["complete"] is False and "killed" in row["error"]
+
+
+def test_agreement_rules():
+    rows = [{"instance": "a", "backend": "x", "encoding": "-", "count": 5, "complete": True},
+            {"instance": "a", "backend": "y", "encoding": "-", "count": 6, "complete": False}]
+    assert not agreement(rows, "count")["a"]["agree"]  # a lower bound above the exact count
+    rows[1]["count"] = 3
+    assert agreement(rows, "count")["a"]["agree"]
+    solve = [{"instance": "b", "backend": "x", "encoding": "-", "result": "solved", "complete": True},
+             {"instance": "b", "backend": "y", "encoding": "-", "result": "no-solution", "complete": True}]
+    assert not agreement(solve, "solve")["b"]["agree"]
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["compare", "dominoes-2x4", "-b", "nosuch"], "unknown backend"),
+    (["compare", "dominoes-2x4", "-e", "nosuch"], "unknown encoding"),
+    (["compare", "no-such-instance"], "unknown instance"),
+    (["compare", "dominoes-2x4", "--json", "--csv"], "both write to stdout"),
+])
+def test_bad_input(argv, words, capsys):
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err
