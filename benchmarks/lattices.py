@@ -6,7 +6,7 @@
     python benchmarks/lattices.py --out benchmarks/lattices-results.md
 
 Each count is ``puzzlesat count INSTANCE [--unique] --backend B --json
---time-limit T`` in its own process: a count that runs out of time prints
+--time-limit T [--jobs 1]`` in its own process: a count that runs out of time prints
 the lower bound it reached ("≥ n").  Every solution a back end returns is
 decoded and verified (except ganak's, which only counts), so enumerating
 engines pay for that too.  Seconds are wall time of the count itself on a
@@ -28,12 +28,15 @@ import sys
 import time
 
 INSTANCES = ["hexagon-tetrahexes-trihexes", "hexiamonds-6x6", "no0"]
+#: one engine process per count, where the CLI can split counts over workers
+JOBS = ["--jobs", "1"] if "--jobs" in subprocess.run(
+    [sys.executable, "-m", "puzzlesat", "count", "--help"], capture_output=True, text=True).stdout else []
 BACKENDS = ["exact", "ganak", "cadical195", "glucose4", "minisat22", "cpsat"]
 
 
 def run(instance: str, backend: str, unique: bool, timeout: float) -> dict:
     cmd = [sys.executable, "-m", "puzzlesat", "count", instance, "--backend", backend, "--json",
-           "--time-limit", str(timeout)] + (["--unique"] if unique else [])
+           "--time-limit", str(timeout)] + (["--unique"] if unique else []) + JOBS
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
@@ -42,9 +45,9 @@ def run(instance: str, backend: str, unique: bool, timeout: float) -> dict:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         return {"count": None, "complete": False, "seconds": time.perf_counter() - t0, "note": "killed"}
-    try:
-        data = json.loads(out)
-    except json.JSONDecodeError:
+    try:  # the last JSON line: an engine may print its own lines on stdout
+        data = json.loads(next(l for l in reversed(out.splitlines()) if l.startswith("{")))
+    except (StopIteration, json.JSONDecodeError):
         return {"count": None, "complete": False, "seconds": time.perf_counter() - t0,
                 "note": (err.strip().splitlines() or ["no output"])[-1][:80]}
     return {"count": data["count"], "complete": data["complete"], "seconds": data["seconds"],
