@@ -66,6 +66,11 @@ that clauses 1-2 already force equal):
 - so the cells of a run collapse to one variable, "run j starts here", and
   only the loops of gap states need variables of their own.
 
+Optional (``ORDER_LITERALS``, off by default): for monotone automata, whose
+states only stay or advance (run-length ones), order literals [state_i >= q]
+channelled to the nodes, so the solver can learn over "run j has started by
+position i".  Implied, so GAC and exactness are unchanged; measured slower.
+
 CP-SAT: ``add_automaton`` over the Boolean variables themselves (a CP-SAT
 Boolean is a 0/1 integer), labels 0 and 1; CP-SAT's propagator for it keeps
 its own layered graph.  No variables are added, so enumerating CP-SAT models
@@ -200,7 +205,9 @@ def regular_cnf(vars: list[int], automaton: Automaton, pool) -> list[list[int]]:
     return clauses
 
 
-ORDER_LITERALS = True
+#: Add the order literals of :func:`_order_channel` (off: measured slower on the
+#: survey, no faster on n-Dom; benchmarks/nonograms-results.md, engine "+order").
+ORDER_LITERALS = False
 
 
 def _monotone(automaton: Automaton) -> bool:

@@ -156,3 +156,18 @@ def test_cpsat_automaton_solutions_are_the_accepted_words(clue, n):
     cb = _All(xs)
     s.solve(m, cb)
     assert sorted(cb.words) == [w for w in _words(n) if runs(w) == clue]
+
+
+def test_optional_order_literals_keep_the_encoding_exact(monkeypatch):
+    from puzzlesat.encoders import regular
+
+    monkeypatch.setattr(regular, "ORDER_LITERALS", True)
+    for n in (4, 6):
+        for clue in _all_clues(n):
+            with Solver(name="minisat22", bootstrap_with=_cnf(n, clue_automaton(clue))) as s:
+                found = []
+                while s.solve():
+                    m = s.get_model()
+                    found.append(tuple(1 if m[i] > 0 else 0 for i in range(n)))
+                    s.add_clause([-l for l in m])
+            assert sorted(found) == [w for w in _words(n) if runs(w) == clue]

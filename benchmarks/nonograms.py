@@ -1,0 +1,188 @@
+"""Nonogram speed: time to solve and to decide uniqueness, per puzzle and back end.
+
+    python benchmarks/nonograms.py [--sets survey n-dom nonogram-db]
+        [--engines cadical195 glucose4 minisat22 cpsat cadical195+pre ...]
+        [--baseline cpsat] [--time-limit 30] [--only NAME ...]
+
+Each run is one search for two solutions (``count --limit 2``), in a fresh
+forked process killed after ``--time-limit`` wall seconds: "first" is
+the CPU time until the first solution (= solve), "decide" until the search
+proved there is no second one or found it (= uniqueness decided), both
+including compiling and encoding.  CPU seconds are that process's (all
+its threads), since the machine is shared.  Every solution is verified against
+the clues and, when the file has one, the goal.
+
+Engine variants: ``NAME+pre`` gives the back end the cells the line solver
+fixes as unit clauses (``--preprocess``); ``NAME+order`` adds the order
+literals [state >= q] to the CNF encoding of run-length automata.  Ratios are against
+``--baseline`` (default: the plain CP-SAT automaton model), measured in the
+same run.  The shared data is found beside the repository (../shared) or at
+$PUZZLESAT_SHARED.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from puzzlesat.backends import get_backend  # noqa: E402
+from puzzlesat.encoders import regular  # noqa: E402
+from puzzlesat.loading import load_puzzle  # noqa: E402
+
+SHARED = Path(os.environ.get("PUZZLESAT_SHARED", REPO.parent / "shared"))
+DATA = SHARED / "data" / "nonograms"
+DEFAULT_ENGINES = ["cadical195", "glucose4", "minisat22", "cpsat", "glucose4+pre", "cpsat+pre"]
+
+
+def files(sets: list[str]) -> list[Path]:
+    out = []
+    for s in sets:
+        fs = sorted((DATA / s).rglob("*.non"))
+        if s == "n-dom":
+            fs.sort(key=lambda p: int(p.stem.split("-")[0]))
+        out += fs
+    return out
+
+
+def _work(path: Path, engine: str, send) -> None:
+    """In a forked child: one search for two solutions, reporting CPU times."""
+    name, *flags = engine.split("+")
+    regular.ORDER_LITERALS = "order" in flags
+    c0 = time.process_time()
+    puzzle = load_puzzle(str(path))
+    backend = get_backend(name)
+    problem = puzzle.compile(preprocess="pre" in flags)
+    seen = []
+
+    def on_solution(sol):
+        grid = puzzle.decode(problem, sol)
+        puzzle.verify(grid)
+        if not seen and puzzle.goal is not None and not puzzle.matches_goal(grid):
+            raise AssertionError(f"{path}: the first solution is not the goal")
+        seen.append(grid)
+        if len(seen) == 1:
+            send.send(("first", time.process_time() - c0))
+        return None
+
+    r = backend.search(problem, limit=2, on_solution=on_solution)
+    verdict = "unique" if r.complete and r.count == 1 else "multiple" if r.count >= 2 else "none"
+    send.send(("done", time.process_time() - c0, verdict))
+
+
+def run_one(path: Path, engine: str, time_limit: float) -> dict:
+    """Run :func:`_work` in a fresh process (CPU time is then its own, and a
+    run that overstays the limit is simply killed)."""
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_work, args=(path, engine, send), daemon=True)
+    w0 = time.perf_counter()
+    proc.start()
+    send.close()
+    out = {"first": None, "decide": None, "verdict": "timeout"}
+    try:
+        while True:
+            left = time_limit - (time.perf_counter() - w0)
+            if left <= 0 or not recv.poll(left):
+                break
+            try:
+                msg = recv.recv()
+            except EOFError:
+                out["verdict"] = f"crashed ({proc.exitcode})"
+                break
+            if msg[0] == "first":
+                out["first"] = msg[1]
+            else:
+                out["decide"], out["verdict"] = msg[1], msg[2]
+                break
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+    out["wall"] = time.perf_counter() - w0
+    return out
+
+
+def fmt(x) -> str:
+    return "—" if x is None else f"{x:.2f}"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", nargs="+", default=["survey", "n-dom", "nonogram-db"])
+    ap.add_argument("--engines", nargs="+", default=DEFAULT_ENGINES)
+    ap.add_argument("--baseline", default="cpsat")
+    ap.add_argument("--time-limit", type=float, default=30.0, help="per run, seconds (default 30)")
+    ap.add_argument("--only", nargs="*", help="only puzzles whose file name contains one of these")
+    args = ap.parse_args(argv)
+    if not DATA.is_dir():
+        print(f"no nonogram data at {DATA} (set PUZZLESAT_SHARED)", file=sys.stderr)
+        return 2
+    engines = list(dict.fromkeys(args.engines + ([args.baseline] if args.baseline not in args.engines else [])))
+    results: dict[tuple[str, str], dict] = {}
+    rows = []
+    for f in files(args.sets):
+        if args.only and not any(o in f.name for o in args.only):
+            continue
+        label = str(f.relative_to(DATA))
+        p = load_puzzle(str(f))
+        for e in engines:
+            res = run_one(f, e, args.time_limit)
+            results[(label, e)] = res
+            print(f"{label:40s} {e:16s} first {fmt(res['first']):>6s}  decide {fmt(res['decide']):>6s}  "
+                  f"{res['verdict']}", file=sys.stderr, flush=True)
+        rows.append((label, f"{p.width}x{p.height}"))
+
+    # one markdown table per measure: CPU seconds per puzzle and engine, then totals and ratios
+    out = []
+    for measure, title in (("decide", "CPU s to decide uniqueness (solve + prove no second solution)"),
+                           ("first", "CPU s to the first solution")):
+        out.append(f"\n### {title}\n")
+        out.append("| puzzle | size | " + " | ".join(engines) + " |")
+        out.append("|---|---|" + "---|" * len(engines))
+        for label, size in rows:
+            cells = []
+            for e in engines:
+                r = results[(label, e)]
+                v = r[measure]
+                cells.append(fmt(v) if v is not None else f"> {args.time_limit:.0f}")
+            out.append(f"| {label} | {size} | " + " | ".join(cells) + " |")
+        for s in args.sets:
+            labels = [l for l, _ in rows if l.startswith(s + "/")]
+            if not labels:
+                continue
+            tot = []
+            for e in engines:
+                vals = [results[(l, e)][measure] for l in labels]
+                done = [v for v in vals if v is not None]
+                t = sum(done)
+                tot.append(f"{t:.2f}" + (f" (+{len(vals) - len(done)} timeouts)" if len(done) < len(vals) else ""))
+            out.append(f"| **total {s}** | {len(labels)} | " + " | ".join(f"**{t}**" for t in tot) + " |")
+        base = args.baseline
+        ratios = []
+        for e in engines:
+            pairs = [(results[(l, e)][measure], results[(l, base)][measure]) for l, _ in rows]
+            both = [(a, b) for a, b in pairs if a is not None and b is not None]
+            if both:
+                ratios.append(f"{sum(b for _, b in both) / max(1e-9, sum(a for a, _ in both)):.2f}x")
+            else:
+                ratios.append("—")
+        out.append(f"| *speed-up vs {base}* (on puzzles both finish) | | " + " | ".join(ratios) + " |")
+    verdicts = {}
+    for (label, e), r in results.items():
+        verdicts.setdefault(label, set()).add(r["verdict"])
+    bad = {l: v for l, v in verdicts.items() if len(v - {"timeout"}) > 1}
+    out.append("")
+    out.append("Verdicts agree across engines." if not bad else f"DISAGREEMENT: {bad}")
+    print("\n".join(out))
+    return 0 if not bad else 4
+
+
+if __name__ == "__main__":
+    sys.exit(main())
