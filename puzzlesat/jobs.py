@@ -123,7 +123,8 @@ class CountOutcome:
 
 
 class Progress:
-    """Solutions so far, rate and elapsed time on stderr, at most 5 times a second."""
+    """Solutions so far, rate, elapsed time and, for split counts, sub-problems
+    done / total and an ETA, on stderr, at most 5 times a second."""
 
     def __init__(self, enabled: bool, label: str = "counting"):
         self.enabled = enabled
@@ -131,18 +132,26 @@ class Progress:
         self.start = time.perf_counter()
         self.last = 0.0
         self.n = 0
+        self.parts_done = 0
+        self.parts_total = 0
         self.shown = False
 
-    def tick(self, k: int = 1, extra: str = "") -> None:
+    def tick(self, k: int = 1, force: bool = False) -> None:
         self.n += k
         if not self.enabled:
             return
         now = time.perf_counter()
-        if now - self.last >= 0.2:
+        if force or now - self.last >= 0.2:
             self.last = now
             el = now - self.start
             rate = self.n / el if el > 0 else 0.0
-            sys.stderr.write(f"\r{self.label}: {self.n} solutions, {rate:.1f}/s, {el:.1f}s {extra}\x1b[K")
+            parts = ""
+            if self.parts_total:
+                parts = f", {self.parts_done}/{self.parts_total} sub-problems"
+                if self.parts_done:
+                    eta = el * (self.parts_total - self.parts_done) / self.parts_done
+                    parts += f", ETA {eta:.0f}s"
+            sys.stderr.write(f"\r{self.label}: {self.n} solutions, {rate:.1f}/s, {el:.1f}s{parts}\x1b[K")
             sys.stderr.flush()
             self.shown = True
 
@@ -156,45 +165,146 @@ class _Counter:
     """Runs the sub-counts of one count job under one deadline and limit,
     verifying every solution a back end hands back."""
 
-    def __init__(self, puzzle, backend, limit, deadline, keep, progress):
+    def __init__(self, puzzle, backend, limit, deadline, keep, progress, jobs=1):
         self.puzzle, self.backend, self.limit = puzzle, backend, limit
         self.deadline, self.keep, self.progress = deadline, keep, progress
+        self.jobs = jobs
         self.solutions: list = []
-        self.raw_found = 0
         self.stopped_by: str | None = None
         self.runs = 0
 
     def run(self, problem: Problem, *, keep: bool, budget: int | None) -> SearchResult:
+        """Count one (sub-)problem, split over a process pool when that pays."""
         self.runs += 1
         keep_here = keep and self.keep
-
-        def on_solution(sol):
-            self.raw_found += 1
-            decoded = decode_verified(self.puzzle, problem, sol, self.backend.name)
-            if keep_here:
-                self.solutions.append(decoded)
-            self.progress.tick()
-            return None
-
         remaining = self.deadline.remaining()
         if remaining is not None and remaining <= 0:
             self.stopped_by = self.stopped_by or "time-limit"
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
-        cb = on_solution if self.backend.can_enumerate else None
-        r = self.backend.search(problem, limit=budget, time_limit=remaining, on_solution=cb)
+        if self.jobs > 1 and len(problem.primary) >= PARALLEL_MIN_VARS:
+            parts = split(problem, self.jobs * PARTS_PER_JOB)
+            if len(parts) > 1:
+                r = self._run_parts(problem, parts, keep_here, budget, remaining)
+                if not r.complete:
+                    self.stopped_by = self.stopped_by or r.stopped_by
+                return r
+        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_here, self.progress.tick)
+        self.solutions.extend(r.solutions)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
         if not self.backend.can_enumerate:
             self.progress.tick(r.count)
         return r
 
+    def _run_parts(self, problem, parts, keep, budget, remaining) -> SearchResult:
+        """Count the sub-problems in a pool of forked workers and add up."""
+        import multiprocessing
+
+        global _WORK
+        _WORK = (self.puzzle, self.backend, problem, keep, remaining)
+        ctx = multiprocessing.get_context("fork")
+        total, complete, stopped = 0, True, None
+        self.progress.parts_total += len(parts)
+        deadline = Deadline(remaining)
+        pool = ctx.Pool(min(self.jobs, len(parts)))
+        try:
+            results = pool.imap_unordered(_count_part, [(i, lits, budget) for i, lits in enumerate(parts)])
+            for _ in parts:
+                left = deadline.remaining()
+                try:
+                    n, ok, why, sols = results.next(timeout=left)
+                except multiprocessing.TimeoutError:
+                    complete, stopped = False, "time-limit"
+                    break
+                total += n
+                self.solutions.extend(sols)
+                self.progress.parts_done += 1
+                self.progress.tick(n, force=True)
+                if not ok:
+                    complete, stopped = False, why
+                if budget is not None and total >= budget:
+                    complete, stopped = False, "limit"
+                    break
+                if not ok:
+                    break
+        except KeyboardInterrupt:
+            complete, stopped = False, "interrupted"
+        finally:
+            pool.terminate()
+            pool.join()
+            _WORK = None
+        return SearchResult(total, complete, self.backend.name, deadline.elapsed(), [], stopped,
+                            {"subproblems": len(parts)})
+
+
+#: problems with fewer primary variables are never split (pool start-up costs more)
+PARALLEL_MIN_VARS = 300
+#: sub-problems per worker, so that uneven parts balance out
+PARTS_PER_JOB = 8
+#: what forked pool workers count: (puzzle, backend, problem, keep, time limit)
+_WORK = None
+
+
+def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick) -> SearchResult:
+    """backend.search, decoding and verifying every solution it hands back.
+
+    Engines for which producing solutions is free (blocking-clause SAT,
+    CP-SAT) hand back every one; engines that count faster without building
+    solutions (``solutions_are_free = False``) only when they are kept."""
+    kept = []
+    wants_solutions = backend.can_enumerate and (keep or getattr(backend, "solutions_are_free", True))
+
+    def on_solution(sol):
+        decoded = decode_verified(puzzle, problem, sol, backend.name)
+        if keep:
+            kept.append(decoded)
+        tick()
+        return None
+
+    r = backend.search(problem, limit=budget, time_limit=time_limit,
+                       on_solution=on_solution if wants_solutions else None)
+    r.solutions = kept
+    return r
+
+
+def _count_part(task):
+    """Pool worker: count the shared problem with some literals forced."""
+    i, lits, budget = task
+    puzzle, backend, problem, keep, _ = _WORK
+    sub = problem.with_constraints([Clause((l,)) for l in lits])
+    # no time limit here: the parent enforces it by terminating the pool
+    # (and daemonic workers could not start the child some engines time out in)
+    r = _search_verified(puzzle, backend, sub, budget, None, keep, lambda: None)
+    return r.count, r.complete, r.stopped_by, r.solutions
+
+
+def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
+    """Disjoint, exhaustive sub-problems as lists of literals to force true.
+
+    Splits on the ExactlyOne constraint with the fewest variables (the most
+    constrained cell: exactly one of its placements is in every solution, so
+    forcing each in turn partitions the solutions), then on the next smallest,
+    until there are at least ``target`` parts.  Plain integers: any executor
+    (a process pool here, Ray or Dask across machines) can count a part from
+    the instance and its literals alone.
+    """
+    groups = sorted((c.vars for c in problem.constraints if isinstance(c, ExactlyOne) and len(c.vars) > 1),
+                    key=len)
+    parts: list[tuple[int, ...]] = [()]
+    for vars_ in groups:
+        if len(parts) >= target:
+            break
+        parts = [p + (v,) for p in parts for v in vars_]
+    return parts
+
 
 def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,
           time_limit: float | None = None, keep: bool = False, progress: bool = False,
-          problem: Problem | None = None) -> CountOutcome:
+          problem: Problem | None = None, jobs: int = 1) -> CountOutcome:
     """Count solutions (``unique``: up to the puzzle's symmetries), exactly
     unless a limit, the time limit or Ctrl-C stops it (then ``complete`` is
-    False and ``count`` a lower bound)."""
+    False and ``count`` a lower bound).  ``jobs`` > 1 splits large counts
+    into sub-problems counted by that many worker processes."""
     problem = problem or puzzle.compile()
     reason = _precheck(puzzle)
     if reason:
@@ -204,7 +314,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
     deadline = Deadline(time_limit)
     prog = Progress(progress)
-    ctr = _Counter(puzzle, backend, limit, deadline, keep, prog)
+    ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs)
     try:
         if unique and len(problem.symmetries) > 1:
             n, complete = _orbits(ctr, problem, problem.symmetries, frozenset(), limit)
@@ -220,7 +330,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     finally:
         prog.done()
     return CountOutcome(n, complete, unique, backend.name, deadline.elapsed(), ctr.stopped_by,
-                        method, None, ctr.solutions, ctr.runs)
+                        method, None, ctr.solutions, max(ctr.runs, prog.parts_total))
 
 
 def _invariant_exactly_one(problem: Problem, group: list[dict[int, int]], forced: frozenset):

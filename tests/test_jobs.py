@@ -225,3 +225,50 @@ def test_verifier_catches_a_piece_used_twice():
     bad = TilingSolution(sol.placements[:3])
     with pytest.raises(VerificationError):
         puzzle.verify(bad)
+
+
+# ---------------------------------------------------------- parallel, Ctrl-C
+
+
+def test_split_is_a_partition_on_the_most_constrained_cell():
+    problem = load_puzzle("pentomino-3x20").compile()
+    parts = jobs.split(problem, 8)
+    smallest = min((c.vars for c in problem.constraints if len(c.vars) > 1), key=len)
+    assert [p[0] for p in parts] == list(smallest)
+    assert len(parts) >= 1 and all(len(p) == 1 for p in parts)
+
+
+@pytest.mark.parametrize("backend", ["cadical195", "exact"])
+def test_parallel_counts_equal_serial_counts(backend):
+    puzzle = load_puzzle("pentomino-3x20")
+    raw = jobs.count(puzzle, get_backend(backend), jobs=2)
+    assert (raw.count, raw.complete) == (8, True)
+    assert raw.subproblems > 1
+    uniq = jobs.count(puzzle, get_backend(backend), unique=True, jobs=2)
+    assert (uniq.count, uniq.complete) == (2, True)
+
+
+def test_parallel_time_limit_is_a_lower_bound():
+    out = jobs.count(load_puzzle("pentomino-6x10"), get_backend("cadical195"), time_limit=1.0, jobs=2)
+    assert (out.complete, out.stopped_by) == (False, "time-limit")
+    assert out.count < 9356
+
+
+@pytest.mark.parametrize("backend,j", [("cadical195", "1"), ("glucose4", "1"), ("cpsat", "1"), ("exact", "1"),
+                                       ("cadical195", "2")])
+def test_ctrl_c_ends_a_count_with_a_labelled_lower_bound(backend, j):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "count", "pentomino-6x10", "-b", backend, "-j", j],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 3, err
+    first = out.splitlines()[0]
+    assert first.startswith("at least ") and first.endswith("solutions, incomplete (stopped by interrupted)"), out
+    assert "Traceback" not in err

@@ -88,5 +88,6 @@ class CpSatBackend(Backend):
         stopped = stopped or cb.stopped
         complete = stopped is None and st in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
         if not complete and stopped is None:
-            stopped = "time-limit"
+            # CP-SAT catches Ctrl-C itself and stops as if out of time
+            stopped = "time-limit" if time_limit is not None else "interrupted"
         return SearchResult(cb.count, complete, self.name, deadline.elapsed(), cb.solutions, stopped)

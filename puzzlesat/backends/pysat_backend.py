@@ -11,6 +11,7 @@ import multiprocessing
 import threading
 
 from pysat.solvers import Solver, SolverNames
+from pysolvers import error as _SolverError
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..problem import Problem
@@ -85,6 +86,10 @@ class PySatBackend(Backend):
                     if incremental:
                         s.add_clause(blocking_clause(problem, sol))
             except KeyboardInterrupt:
+                stopped = "interrupted"
+            except _SolverError as e:  # PySAT turns Ctrl-C inside a solver into this
+                if "interrupt" not in str(e):
+                    raise
                 stopped = "interrupted"
         return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
 

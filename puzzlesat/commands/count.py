@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from .. import jobs
@@ -21,6 +22,8 @@ def add_arguments(p) -> None:
     p.add_argument("--limit", "-n", type=positive_int, metavar="N", help="stop after N solutions")
     p.add_argument("--show", type=int, nargs="?", const=2, default=0, metavar="K",
                    help="print the first K solutions found (default K=2)")
+    p.add_argument("--jobs", "-j", type=positive_int, default=os.cpu_count() or 1, metavar="N",
+                   help="count large problems as sub-problems in N worker processes (default: all %(default)s cores)")
     p.add_argument("--progress", action="store_true", default=None,
                    help="show progress on stderr (default: when stderr is a terminal)")
 
@@ -31,7 +34,7 @@ def run(args) -> int:
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
                      keep=bool(args.show) or args.limit is not None and args.limit <= 2, progress=progress,
-                     problem=problem)
+                     problem=problem, jobs=args.jobs)
     shown = out.solutions[: max(args.show, 2 if args.limit and args.limit <= 2 else 0)]
     if args.json:
         emit_json({
@@ -39,6 +42,7 @@ def run(args) -> int:
             "count": out.count, "unique": args.unique, "complete": out.complete,
             "stopped_by": out.stopped_by, "backend": out.backend, "method": out.method,
             "seconds": round(out.seconds, 6), "symmetries": len(problem.symmetries),
+            "jobs": args.jobs, "subproblems": out.subproblems,
             "expected": puzzle.expected.get("unique" if args.unique else "count"),
             "reason": out.reason,
             "solutions": [puzzle.solution_json(s) for s in shown],
