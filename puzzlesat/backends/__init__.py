@@ -9,6 +9,7 @@ form ``prefix:argument`` is routed to the factory registered for ``prefix:``.
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from .base import Backend, BackendError, SearchResult, SolveResult, Status
 
@@ -52,6 +53,11 @@ def get_backend(name: str, *, encoding: str | None = None, **options) -> Backend
             factory = _load(_FACTORIES[name][0])
         except ImportError as e:
             raise BackendError(f"backend {name!r} is not installed: {e}") from None
+        if encoding is not None:
+            if "encoding" not in inspect.signature(factory).parameters:
+                raise BackendError(f"backend {name!r} does not use a CNF encoding; "
+                                   "--encoding is for the CNF engines")
+            options["encoding"] = encoding
         return factory(**options)
     from .pysat_backend import PySatBackend, canonical
 

@@ -133,3 +133,16 @@ def test_svg_output(cli, tmp_path):
     assert r.code == 0, r.err
     svg = out.read_text()
     assert svg.startswith("<svg") and svg.count("<rect") > 60
+
+
+def test_encoding_on_an_engine_without_cnf_is_refused(cli):
+    r = cli("count", "dominoes-2x4", "-b", "cpsat", "-e", "pairwise")
+    assert r.code == 2
+    assert r.err.strip() == ("puzzlesat: backend 'cpsat' does not use a CNF encoding; "
+                             "--encoding is for the CNF engines")
+
+
+def test_encoding_reaches_ganak(cli):
+    r = cli("count", "dominoes-2x4", "-b", "ganak", "-e", "pairwise", "--json")
+    assert r.code == 0, r.err
+    assert r.json()["count"] == 5
