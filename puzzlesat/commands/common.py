@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..backends import BackendError
+from ..errors import InputError
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
 from ..jobs import pick_backend
 from ..loading import load_puzzle
@@ -51,8 +52,17 @@ def positive_int(s: str) -> int:
     return v
 
 
+def add_preprocess_option(p) -> None:
+    p.add_argument("--preprocess", action="store_true",
+                   help="let the family simplify first (nonograms: cells fixed by line logic become units)")
+
+
 def load(args):
     puzzle = load_puzzle(args.instance)
+    if getattr(args, "preprocess", False):
+        if not hasattr(puzzle, "preprocess"):
+            raise InputError(f"--preprocess: {puzzle.family} puzzles have no preprocessing step", args.instance)
+        puzzle.preprocess = True
     problem = puzzle.compile()
     return puzzle, problem
 

@@ -7,7 +7,8 @@ import sys
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
-from .common import add_backend_options, add_color_option, add_instance, backend_for, load, positive_int
+from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option, backend_for,
+                     load, positive_int)
 
 NAME = "count"
 HELP = "count solutions (--unique: up to the board's symmetries)"
@@ -17,6 +18,7 @@ def add_arguments(p) -> None:
     add_instance(p)
     add_backend_options(p, "count")
     add_color_option(p)
+    add_preprocess_option(p)
     p.add_argument("--unique", "-u", action="store_true",
                    help="count solutions distinct up to the puzzle's symmetries (rotations, reflections)")
     p.add_argument("--limit", "-n", type=positive_int, metavar="N", help="stop after N solutions")
@@ -45,17 +47,18 @@ def run(args) -> int:
             "jobs": args.jobs, "subproblems": out.subproblems,
             "expected": puzzle.expected.get("unique" if args.unique else "count"),
             "reason": out.reason,
+            "verdict": _verdict(out),
             "solutions": [puzzle.solution_json(s) for s in shown],
         })
     else:
-        what = "solutions up to symmetry" if args.unique else "solutions"
+        what = ("solution" if out.count == 1 else "solutions") + (" up to symmetry" if args.unique else "")
         if out.complete:
             line = f"{out.count} {what}"
-            if args.limit == 2 and not args.unique:
-                line += " (unique)" if out.count == 1 else ""
+            if out.count == 1:
+                line += " (unique)"
         else:
             line = f"at least {out.count} {what}, incomplete (stopped by {out.stopped_by})"
-            if args.limit is not None and out.count >= args.limit and args.limit == 2:
+            if out.count >= 2:
                 line += ": not unique"
         if out.reason:
             line += f": {out.reason}"
@@ -67,3 +70,12 @@ def run(args) -> int:
         for i, s in enumerate(shown, 1):
             print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")
     return EXIT_OK if out.complete else EXIT_INCOMPLETE
+
+
+def _verdict(out) -> str | None:
+    """'none', 'unique' or 'multiple' when the count settles it (e.g. --limit 2)."""
+    if out.complete and out.count <= 1:
+        return "none" if out.count == 0 else "unique"
+    if out.count >= 2:
+        return "multiple"
+    return None

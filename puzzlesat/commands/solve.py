@@ -8,7 +8,7 @@ from .. import jobs
 from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError
-from .common import add_backend_options, add_color_option, add_instance, backend_for, load
+from .common import add_backend_options, add_color_option, add_instance, add_preprocess_option, backend_for, load
 
 NAME = "solve"
 HELP = "solve a puzzle and print the verified solution"
@@ -18,6 +18,7 @@ def add_arguments(p) -> None:
     add_instance(p)
     add_backend_options(p, "solve")
     add_color_option(p)
+    add_preprocess_option(p)
     p.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG")
     p.add_argument("--png", metavar="FILE", help="also draw the solution as PNG (where the family can)")
 

@@ -146,3 +146,21 @@ def test_encoding_reaches_ganak(cli):
     r = cli("count", "dominoes-2x4", "-b", "ganak", "-e", "pairwise", "--json")
     assert r.code == 0, r.err
     assert r.json()["count"] == 5
+
+
+def test_count_limit_2_answers_unique_or_multiple(cli):
+    r = cli("count", "twins", "--limit", "2", "--json")
+    d = r.json()
+    assert (r.code, d["count"], d["complete"], d["verdict"]) == (3, 2, False, "multiple")
+    assert len(d["solutions"]) == 2 and d["solutions"][0] != d["solutions"][1]
+    r = cli("count", "dancer", "--limit", "2")
+    assert r.code == 0
+    assert r.out.splitlines()[0] == "1 solution (unique)"
+
+
+def test_preprocess_on_solve_and_count(cli):
+    r = cli("count", "dancer", "--limit", "2", "--preprocess", "--json")
+    assert (r.code, r.json()["verdict"]) == (0, "unique")
+    r = cli("solve", "pentomino-3x20", "--preprocess")
+    assert r.code == 2
+    assert r.err.strip() == "puzzlesat: pentomino-3x20: --preprocess: tiling puzzles have no preprocessing step"
