@@ -79,6 +79,10 @@ class Backend:
     name: str = "?"
     #: True when the engine can return solutions (a pure counter cannot).
     can_enumerate: bool = True
+    #: True when handing each solution back costs nothing next to finding it
+    #: (blocking-clause SAT, CP-SAT): counts then verify every solution.
+    #: False for engines that count much faster without building solutions.
+    solutions_are_free: bool = True
 
     def supports(self, problem: Problem) -> str | None:
         """None if this engine can take ``problem``, else the reason it cannot."""

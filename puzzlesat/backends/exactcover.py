@@ -35,6 +35,8 @@ BATCH = 2048
 
 class ExactCoverBackend(Backend):
     name = "exact"
+    # a count need not stream every solution through the pipe to be decoded
+    solutions_are_free = False
 
     def __init__(self, algorithm: str = "auto", isolate: bool | None = None):
         """``algorithm``: auto / x / m / c.  ``isolate``: run the search in a
