@@ -58,7 +58,7 @@ def run(args) -> int:
                 line += " (unique)"
         else:
             line = f"at least {out.count} {what}, incomplete (stopped by {out.stopped_by})"
-            if out.count >= 2:
+            if args.limit is not None and out.count >= 2:
                 line += ": not unique"
         if out.reason:
             line += f": {out.reason}"
