@@ -116,6 +116,23 @@ class Backend:
         return self.search(problem, limit=limit, time_limit=time_limit, keep=True)
 
 
+class Tally:
+    """The bookkeeping every search shares: count each solution found, keep
+    it when asked, and ask the caller's callback whether to stop."""
+
+    def __init__(self, keep: bool, on_solution: OnSolution | None):
+        self.keep, self.on_solution = keep, on_solution
+        self.count = 0
+        self.solutions: list[frozenset] = []
+
+    def add(self, sol: frozenset) -> bool:
+        """Record ``sol``; True when the callback asks to stop."""
+        self.count += 1
+        if self.keep:
+            self.solutions.append(sol)
+        return self.on_solution is not None and bool(self.on_solution(sol))
+
+
 def blocking_clause(problem: Problem, true_primary: frozenset) -> list[int]:
     """The clause excluding exactly the solution whose true primary set is given.
 

@@ -39,7 +39,7 @@ from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..encoders.dimacs import build_dimacs, read_answer
 from ..errors import InputError
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, blocking_clause
+from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause
 
 #: solvers that write their model to a result file given as the 2nd argument
 RESULT_FILE_SOLVERS = ("minisat", "minisat2", "minisat22", "glucose", "glucose-syrup", "glucose_static")
@@ -135,13 +135,13 @@ class ExternalBackend(Backend):
         stats = {"variables": exp.n_vars, "clauses": len(exp.clauses), "encoding": self.encoding,
                  "solver": self.exe, "calls": 0}
         primary = set(problem.primary)
-        count, sols, stopped, complete = 0, [], None, False
+        tally, stopped, complete = Tally(keep, on_solution), None, False
         blocking: list[str] = []
         workdir = self.keep_files or tempfile.mkdtemp(prefix="puzzlesat-ext-")
         os.makedirs(workdir, exist_ok=True)
         try:
             while True:
-                if limit is not None and count >= limit:
+                if limit is not None and tally.count >= limit:
                     stopped = "limit"
                     break
                 text = (comments + f"p cnf {exp.n_vars} {len(exp.clauses) + len(blocking)}\n" + body
@@ -157,10 +157,7 @@ class ExternalBackend(Backend):
                     complete = True
                     break
                 sol = frozenset(v for v, b in values.items() if b and v in primary)
-                count += 1
-                if keep:
-                    sols.append(sol)
-                if on_solution is not None and on_solution(sol):
+                if tally.add(sol):
                     stopped = "callback"
                     break
                 cl = blocking_clause(problem, sol)
@@ -173,7 +170,7 @@ class ExternalBackend(Backend):
         finally:
             if not self.keep_files:
                 shutil.rmtree(workdir, ignore_errors=True)
-        return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
+        return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
 
 
 def _answer_lines(text: str) -> str:

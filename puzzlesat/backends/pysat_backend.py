@@ -15,7 +15,7 @@ from pysolvers import error as _SolverError
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, blocking_clause
+from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause
 
 #: canonical name -> aliases, as PySAT spells them
 SOLVERS: dict[str, tuple[str, ...]] = {
@@ -56,17 +56,17 @@ class PySatBackend(Backend):
             return self._search_in_child(problem, limit, time_limit, keep, on_solution)
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
-        count, sols, stopped = 0, [], None
+        tally, stopped = Tally(keep, on_solution), None
         complete = False
         stats = {"variables": enc.n_vars, "clauses": enc.n_clauses, "encoding": self.encoding}
         incremental = self.solver not in NON_INCREMENTAL
         with self._new(enc.clauses) as s:
             try:
                 while True:
-                    if limit is not None and count >= limit:
+                    if limit is not None and tally.count >= limit:
                         stopped = "limit"
                         break
-                    if count and not incremental:
+                    if tally.count and not incremental:
                         stopped = "non-incremental solver"
                         break
                     res = _solve(s, deadline)
@@ -77,10 +77,7 @@ class PySatBackend(Backend):
                         complete = True
                         break
                     sol = enc.true_primary(s.get_model())
-                    count += 1
-                    if keep:
-                        sols.append(sol)
-                    if on_solution is not None and on_solution(sol):
+                    if tally.add(sol):
                         stopped = "callback"
                         break
                     if incremental:
@@ -91,7 +88,7 @@ class PySatBackend(Backend):
                 if "interrupt" not in str(e):
                     raise
                 stopped = "interrupted"
-        return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
+        return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
 
 
     def _search_in_child(self, problem, limit, time_limit, keep, on_solution):
@@ -109,7 +106,7 @@ class PySatBackend(Backend):
         proc = ctx.Process(target=child, daemon=True)
         proc.start()
         send.close()
-        count, sols, stopped, complete, stats = 0, [], None, False, {}
+        tally, stopped, complete, stats = Tally(keep, on_solution), None, False, {}
         try:
             while True:
                 remaining = deadline.remaining()
@@ -123,11 +120,7 @@ class PySatBackend(Backend):
                 if isinstance(msg, tuple):
                     _, complete, stopped, stats = msg
                     break
-                sol = frozenset(msg)
-                count += 1
-                if keep:
-                    sols.append(sol)
-                if on_solution is not None and on_solution(sol):
+                if tally.add(frozenset(msg)):
                     stopped = "callback"
                     break
         except KeyboardInterrupt:
@@ -137,7 +130,7 @@ class PySatBackend(Backend):
                 proc.kill()
             proc.join()
             recv.close()
-        return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
+        return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
 
 
 _PROBED: dict[str, str] = {}
