@@ -84,6 +84,8 @@ class ExactCoverBackend(Backend):
         stats["isolated"] = bool(isolate)
 
         count, sols, stopped, complete = 0, [], None, False
+        if not cases:  # the translation already found the problem infeasible
+            return SearchResult(0, True, self.name, deadline.elapsed(), [], None, stats)
         if limit is not None and limit <= 0:
             return SearchResult(0, False, self.name, deadline.elapsed(), [], "limit", stats)
 
