@@ -11,12 +11,21 @@ it can avoid it.  Let G be the problem's symmetry group and S its solutions.
   the solutions in O whose C-variable is r number |Stab(r)| / |Stab(s)|
   (Stab(s) <= Stab(r) because s determines its C-variable).  Hence
 
-      #orbits = sum over reps r of  #(Stab(r)-orbits of solutions with r true).
+      #orbits = sum over reps r of  #(Stab(r)-orbits of solutions with r true)
 
-  When Stab(r) is trivial that term is a plain count; all such r are counted
-  in one run with the other C-variables forbidden.  When it is not, the term
-  is the same question on a smaller problem (r forced true) with the smaller
-  group Stab(r): recurse.
+  and by Burnside's lemma on each term, with S_r the solutions with r true,
+
+      #orbits = sum over reps r of (1/|Stab(r)|) sum over h in Stab(r) of #fix_h(S_r)
+              = sum over h in G, k >= 1 of (1/k) #fix_h(union of S_r over reps
+                r with |Stab(r)| = k that h fixes).
+
+  One run per (h, k) pair that occurs: C restricted to those reps (the other
+  C-variables forbidden) plus "fixed by h" equalities.  The identity with
+  k = 1 is the big run, the usual asymmetric placements counted once each
+  (for 6x10 the blog post's trick, made general); the other runs count
+  symmetric placements and symmetric solutions and are small.  At most a few
+  times |G| runs, however symmetric the pieces (a recursion on stabilisers
+  made thousands of tiny runs on the 3-D boxes).
 * Without such a constraint, Burnside's lemma: #orbits = (1/|G|) sum over g
   of #solutions fixed by g, a fixed solution being one with x == g(x) for
   every variable (equalities that every back end takes as clauses).
@@ -30,6 +39,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from fractions import Fraction
 from dataclasses import dataclass, field
 
 from .backends import Backend, BackendError, SearchResult, SolveResult, Status, get_backend
@@ -317,7 +327,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs)
     try:
         if unique and len(problem.symmetries) > 1:
-            n, complete = _orbits(ctr, problem, problem.symmetries, frozenset(), limit)
+            n, complete = _orbits(ctr, problem, problem.symmetries, limit)
             method = "symmetry-reduced"
         else:
             r = ctr.run(problem, keep=True, budget=limit)
@@ -333,12 +343,12 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                         method, None, ctr.solutions, max(ctr.runs, prog.parts_total))
 
 
-def _invariant_exactly_one(problem: Problem, group: list[dict[int, int]], forced: frozenset):
+def _invariant_exactly_one(problem: Problem, group: list[dict[int, int]]):
     """The best ExactlyOne constraint that every symmetry maps onto itself,
     with its orbits; None if there is none."""
     best = None
     for c in problem.constraints:
-        if not isinstance(c, ExactlyOne) or forced & set(c.vars):
+        if not isinstance(c, ExactlyOne):
             continue
         vs = set(c.vars)
         if not all(all(g.get(v, v) in vs for v in c.vars) for g in group):
@@ -363,36 +373,43 @@ def _orbits_of(vars_, group) -> list[list[int]]:
     return out
 
 
-def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]], forced: frozenset,
+def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
             limit: int | None) -> tuple[int, bool]:
     """Number of group-orbits of solutions of ``problem`` (see module doc)."""
     if len(group) == 1:
         r = ctr.run(problem, keep=True, budget=limit)
         return r.count, r.complete
-    found = _invariant_exactly_one(problem, group, forced)
+    found = _invariant_exactly_one(problem, group)
     if found is None:
         return _burnside(ctr, problem, group, limit)
     c, orbits = found
     reps = [orb[0] for orb in orbits]
-    stab = {r: [g for g in group if g.get(r, r) == r] for r in reps}
-    free_reps = [r for r in reps if len(stab[r]) == 1]
-    total, complete = 0, True
-    if free_reps:
-        keep_vars = set(free_reps)
-        units = [Clause((-v,)) for v in c.vars if v not in keep_vars]
-        r = ctr.run(problem.with_constraints(units), keep=True, budget=limit)
-        total += r.count
-        complete = r.complete
-    for rep in reps:
-        if len(stab[rep]) == 1:
-            continue
-        if not complete or (limit is not None and total >= limit):
-            return total, False
-        sub = problem.with_constraints([Clause((rep,))], symmetries=stab[rep])
-        n, ok = _orbits(ctr, sub, stab[rep], forced | {rep}, None if limit is None else limit - total)
-        total += n
-        complete = complete and ok
-    return total, complete
+    stab = {r: [i for i, g in enumerate(group) if g.get(r, r) == r] for r in reps}
+    # one run per (element h, stabiliser order k): the piece restricted to the
+    # representatives of order k that h fixes, plus "fixed by h" equalities
+    terms: dict[tuple[int, int], list[int]] = {}
+    for r in reps:
+        for i in stab[r]:
+            terms.setdefault((i, len(stab[r])), []).append(r)
+    total = Fraction(0)
+    complete = True
+    for (i, k), rs in sorted(terms.items(), key=lambda t: (bool(t[0][0] and group[t[0][0]]), t[0][1], t[0][0])):
+        if limit is not None and total >= limit:
+            return math.ceil(total), False
+        h = group[i]
+        allowed = set(rs)
+        extra = [Clause((-v,)) for v in c.vars if v not in allowed]
+        if h:
+            extra += equalities(h)
+        budget = None if limit is None else math.ceil((limit - total) * k)
+        r = ctr.run(problem.with_constraints(extra), keep=(not h and k == 1), budget=budget)
+        # every term is >= 0, so a partial sum (of partial counts) is a lower bound
+        total += Fraction(r.count, k)
+        if not r.complete:
+            return math.ceil(total), False
+    if total.denominator != 1:
+        raise ArithmeticError(f"orbit count {total} is not a whole number")
+    return int(total), complete
 
 
 def _burnside(ctr: _Counter, problem: Problem, group, limit) -> tuple[int, bool]:
