@@ -294,7 +294,9 @@ def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
     Splits on the ExactlyOne constraint with the fewest variables (the most
     constrained cell: exactly one of its placements is in every solution, so
     forcing each in turn partitions the solutions), then on the next smallest,
-    until there are at least ``target`` parts.  Plain integers: any executor
+    until there are at least ``target`` parts, or the next split would give
+    more than 4 x ``target`` (each part has a fixed cost: 480 parts made the
+    3x4x5 count slower than one).  Plain integers: any executor
     (a process pool here, Ray or Dask across machines) can count a part from
     the instance and its literals alone.
     """
@@ -302,8 +304,8 @@ def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
                     key=len)
     parts: list[tuple[int, ...]] = [()]
     for vars_ in groups:
-        if len(parts) >= target:
-            break
+        if len(parts) >= target or (len(parts) > 1 and len(parts) * len(vars_) > 4 * target):
+            break  # enough, or the next split would make parts whose fixed cost dominates
         parts = [p + (v,) for p in parts for v in vars_]
     return parts
 
