@@ -13,8 +13,11 @@ its threads), since the machine is shared.  Every solution is verified against
 the clues and, when the file has one, the goal.
 
 Engine variants: ``NAME+pre`` gives the back end the cells the line solver
-fixes as unit clauses (``--preprocess``); ``NAME+order`` adds the order
-literals [state >= q] to the CNF encoding of run-length automata.  Ratios are against
+fixes as unit clauses (``--preprocess``).  Lines are stated the default
+way (block-start order literals, ``line_encoding="blocks"``) unless
+``NAME+dfa`` (one Regular per line: the run-length automaton, i.e.
+add_automaton for CP-SAT) or ``NAME+both``; ``NAME+dfa+order`` adds the
+order literals [state >= q] to the CNF encoding of run-length automata.  Ratios are against
 ``--baseline`` (default: the plain CP-SAT automaton model), measured in the
 same run.  The shared data is found beside the repository (../shared) or at
 $PUZZLESAT_SHARED.
@@ -38,7 +41,7 @@ from puzzlesat.loading import load_puzzle  # noqa: E402
 
 SHARED = Path(os.environ.get("PUZZLESAT_SHARED", REPO.parent / "shared"))
 DATA = SHARED / "data" / "nonograms"
-DEFAULT_ENGINES = ["cadical195", "glucose4", "minisat22", "cpsat", "glucose4+pre", "cpsat+pre"]
+DEFAULT_ENGINES = ["cadical195", "glucose4", "minisat22", "cpsat", "cadical195+dfa", "glucose4+dfa", "cpsat+dfa"]
 
 
 def files(sets: list[str]) -> list[Path]:
@@ -58,7 +61,8 @@ def _work(path: Path, engine: str, send) -> None:
     c0 = time.process_time()
     puzzle = load_puzzle(str(path))
     backend = get_backend(name)
-    problem = puzzle.compile(preprocess="pre" in flags)
+    how = "regular" if "dfa" in flags else "both" if "both" in flags else "blocks"
+    problem = puzzle.compile(preprocess="pre" in flags, line_encoding=how)
     seen = []
 
     def on_solution(sol):
@@ -117,7 +121,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=["survey", "n-dom", "nonogram-db"])
     ap.add_argument("--engines", nargs="+", default=DEFAULT_ENGINES)
-    ap.add_argument("--baseline", default="cpsat")
+    ap.add_argument("--baseline", default="cpsat+dfa")
     ap.add_argument("--time-limit", type=float, default=30.0, help="per run, seconds (default 30)")
     ap.add_argument("--only", nargs="*", help="only puzzles whose file name contains one of these")
     args = ap.parse_args(argv)
