@@ -35,7 +35,7 @@ def run(args) -> int:
     backend = backend_for(args, problem, "count")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
-                     keep=bool(args.show) or args.limit is not None and args.limit <= 2, progress=progress,
+                     keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate), progress=progress,
                      problem=problem, jobs=args.jobs)
     shown = out.solutions[: max(args.show, 2 if args.limit and args.limit <= 2 else 0)]
     if args.json:
