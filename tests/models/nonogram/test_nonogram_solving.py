@@ -191,6 +191,9 @@ def _all_files():
 
 #: known to defeat every engine here within minutes (benchmarks/nonograms-results.md)
 HARD = {"knotty.non", "faase.non"}
+#: puzzles with more than one solution: knotty has other solutions than its goal
+#: even with the goal's top two rows given, faase with its top 80 rows given
+MULTIPLE = {"knotty.non", "faase.non"}
 
 
 @pytest.mark.slow
@@ -201,6 +204,9 @@ HARD = {"knotty.non", "faase.non"}
 def test_every_shared_puzzle_solves_and_is_unique(shared_dir, path, backend):
     p = load_puzzle(str(path))
     out = jobs.count(p, get_backend(backend), limit=2, keep=True, time_limit=120)
+    if path.name in MULTIPLE:
+        assert out.count == 2, (path, backend, out.count, out.stopped_by)
+        return
     assert out.complete and out.count == 1, (path, backend, out.count, out.stopped_by)
     if p.goal is not None:
         assert p.matches_goal(out.solutions[0]), path
