@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 
 from ..problem import Problem
 from .cpsat import encode_cpsat
-from .dimacs import problem_digest
+from .dimacs import problem_digest, source_comments, var_comments
 
 
 def cpsat_text(problem: Problem, *, title: str = "", instance: str = "", family: str = "",
@@ -36,19 +36,13 @@ def cpsat_text(problem: Problem, *, title: str = "", instance: str = "", family:
     body = _proto_text(model)
     n_cons = len(model.proto.constraints)
     primary = sorted(problem.primary)
-    lines = ["# puzzlesat CP-SAT model (CpModelProto, text format)"]
-    if title:
-        lines.append("# title: " + " ".join(title.split()))
-    if instance:
-        lines.append("# instance: " + instance)
-    if family:
-        lines.append("# family: " + family)
+    lines = ["# puzzlesat CP-SAT model (CpModelProto, text format)"] + source_comments("#", title, instance, family)
     lines += ["# " + " ".join(n.split()) for n in notes]
     lines.append(f"# puzzlesat-header problem={digest or problem_digest(problem)} format=cpsat "
                  f"unique={'yes' if unique else 'no'} vars={problem.n_vars} constraints={n_cons} "
                  f"primary={len(primary)}")
     lines.append("# variable x<i> (proto index i-1) is problem variable i; primary variables:")
-    lines += [f"# var {v} " + " ".join(describe(problem.meaning(v)).split()) for v in primary]
+    lines += var_comments("#", problem, describe)
     return "\n".join(lines) + "\n" + body, {"variables": problem.n_vars, "constraints": n_cons}
 
 

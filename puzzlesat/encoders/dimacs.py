@@ -166,13 +166,7 @@ def build_dimacs(enc: CnfEncoding, *, title: str = "", instance: str = "", famil
     n_vars = max([enc.n_vars] + [abs(l) for cl in clauses for l in cl])
     primary = sorted(problem.primary)
     header = Header(digest or problem_digest(problem), enc.encoding, unique, n_vars, len(clauses), len(primary))
-    com = ["c puzzlesat DIMACS export"]
-    if title:
-        com.append("c title: " + _one_line(title))
-    if instance:
-        com.append("c instance: " + _one_line(instance))
-    if family:
-        com.append("c family: " + family)
+    com = ["c puzzlesat DIMACS export"] + source_comments("c", title, instance, family)
     com.append(f"c encoding: {enc.encoding} (cardinality encoding of ExactlyOne / Exactly(k))")
     for n in notes:
         com.append("c " + _one_line(n))
@@ -180,8 +174,8 @@ def build_dimacs(enc: CnfEncoding, *, title: str = "", instance: str = "", famil
     com.append(f"c {len(primary)} primary variables (a solution is the set of them that are true); "
                f"variables {problem.n_vars + 1 if enc.n_vars > problem.n_vars else '-'}"
                f"{'..' + str(n_vars) if n_vars > problem.n_vars else ''} are auxiliary")
-    for v in primary if var_map else ():
-        com.append(f"c var {v} " + _one_line(describe(problem.meaning(v))))
+    if var_map:
+        com += var_comments("c", problem, describe)
     com.append("c p show " + " ".join(map(str, primary)) + (" 0" if primary else "0"))
     com.append("c t pmc")
     return DimacsExport(com, n_vars, clauses, header)
@@ -189,6 +183,18 @@ def build_dimacs(enc: CnfEncoding, *, title: str = "", instance: str = "", famil
 
 def _one_line(s: str) -> str:
     return " ".join(str(s).split())
+
+
+def source_comments(prefix: str, title: str, instance: str, family: str) -> list[str]:
+    """The ``<prefix> title: ...``, ``instance``, ``family`` comment lines of
+    every export format, for the fields given, each on one line."""
+    return [f"{prefix} {key}: {_one_line(value)}"
+            for key, value in (("title", title), ("instance", instance), ("family", family)) if value]
+
+
+def var_comments(prefix: str, problem: Problem, describe: Callable[[object], str]) -> list[str]:
+    """One ``<prefix> var <id> <meaning>`` line per primary variable, in id order."""
+    return [f"{prefix} var {v} " + _one_line(describe(problem.meaning(v))) for v in sorted(problem.primary)]
 
 
 # ------------------------------------------------------------------ reading

@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Iterator
 from pysat.formula import IDPool
 
 from ..problem import AtMostOne, Clause, Exactly, ExactlyOne, Problem, Regular
-from .dimacs import clean_clauses, problem_digest
+from .dimacs import clean_clauses, problem_digest, source_comments, var_comments
 
 
 @dataclass
@@ -67,17 +67,11 @@ def build_opb(problem: Problem, *, title: str = "", instance: str = "", family: 
             raise TypeError(f"cannot write {type(c).__name__} as OPB")
     n_vars = max(pool.top, problem.n_vars)
     primary = sorted(problem.primary)
-    com = ["* puzzlesat OPB export (pseudo-Boolean competition format)"]
-    if title:
-        com.append("* title: " + " ".join(title.split()))
-    if instance:
-        com.append("* instance: " + instance)
-    if family:
-        com.append("* family: " + family)
+    com = ["* puzzlesat OPB export (pseudo-Boolean competition format)"] + source_comments("*", title, instance, family)
     com += ["* " + " ".join(n.split()) for n in notes]
     com.append(f"* puzzlesat-header problem={digest or problem_digest(problem)} format=opb "
                f"unique={'yes' if unique else 'no'} vars={n_vars} constraints={len(cons)} primary={len(primary)}")
-    com += [f"* var {v} " + " ".join(describe(problem.meaning(v)).split()) for v in primary]
+    com += var_comments("*", problem, describe)
     return OpbExport(com, n_vars, cons)
 
 
