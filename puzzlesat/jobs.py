@@ -67,7 +67,8 @@ def pick_backend(problem: Problem, name: str | None, job: str, encoding: str | N
     prefs = COUNT_PREFERENCE if job == "count" else (DEFAULT_SOLVE_BACKEND,)
     for cand in prefs:
         try:
-            be = get_backend(cand, encoding=encoding) if cand != "exact" else get_backend(cand)
+            # an engine that takes no CNF encoding refuses one: the next is tried
+            be = get_backend(cand, encoding=encoding)
         except BackendError:
             continue
         if be.supports(problem) is None:

@@ -68,9 +68,6 @@ def load(args):
 
 
 def backend_for(args, problem, job):
-    if args.backend is None and args.encoding is not None and job == "count":
-        # an encoding only means something to a CNF engine
-        return pick_backend(problem, "cadical195", job, args.encoding)
     return pick_backend(problem, args.backend, job, args.encoding)
 
 
