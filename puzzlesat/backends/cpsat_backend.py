@@ -10,6 +10,8 @@ into one by remembering the primary sets seen.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 
 from ortools.sat.python import cp_model
 
@@ -63,7 +65,7 @@ class CpSatBackend(Backend):
         enc = encode_cpsat(problem)
         s = self._solver(time_limit, self.workers)
         try:
-            st = s.solve(enc.model)
+            st = _run(s, enc.model)
         except KeyboardInterrupt:
             return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed())
         if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -82,7 +84,7 @@ class CpSatBackend(Backend):
         cb = _Collector(enc, limit, keep, on_solution, dedupe)
         stopped = None
         try:
-            st = s.solve(enc.model, cb)
+            st = _run(s, enc.model, cb)
         except KeyboardInterrupt:
             st, stopped = cp_model.UNKNOWN, "interrupted"
         stopped = stopped or cb.stopped
@@ -91,3 +93,17 @@ class CpSatBackend(Backend):
             # CP-SAT catches Ctrl-C itself and stops as if out of time
             stopped = "time-limit" if time_limit is not None else "interrupted"
         return SearchResult(cb.count, complete, self.name, deadline.elapsed(), cb.solutions, stopped)
+
+
+def _run(solver, model, callback=None):
+    """solver.solve, then give Python its Ctrl-C handler back: CP-SAT installs
+    its own SIGINT handler (to stop a search) and leaves it behind, so a
+    Ctrl-C after any CP-SAT run used to kill the process outright (exit 130,
+    no partial count) instead of raising KeyboardInterrupt."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGINT) if main else None
+    try:
+        return solver.solve(model, callback)
+    finally:
+        if main and previous is not None:
+            signal.signal(signal.SIGINT, previous)
