@@ -131,6 +131,7 @@ class CountOutcome:
     reason: str | None = None
     solutions: list = field(default_factory=list)  # decoded, when kept
     subproblems: int = 1
+    implied: int = 0  # constraints the family added before the search (Puzzle.implied)
 
 
 class Progress:
@@ -323,6 +324,9 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     if reason:
         return CountOutcome(0, True, unique, backend.name if backend else "-", 0.0, reason=reason)
     backend = backend or pick_backend(problem, None, "count")
+    implied = puzzle.implied(problem)
+    if implied:
+        problem = problem.with_constraints(implied, symmetries=problem.symmetries)
     if keep and not backend.can_enumerate:
         raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
     deadline = Deadline(time_limit)
@@ -343,7 +347,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     finally:
         prog.done()
     return CountOutcome(n, complete, unique, backend.name, deadline.elapsed(), ctr.stopped_by,
-                        method, None, ctr.solutions, max(ctr.runs, prog.parts_total))
+                        method, None, ctr.solutions, max(ctr.runs, prog.parts_total), len(implied))
 
 
 def _invariant_exactly_one(problem: Problem, group: list[dict[int, int]]):

@@ -26,6 +26,13 @@ class Puzzle:
         that :meth:`decode` reads back; its symmetries are the puzzle's."""
         raise NotImplementedError
 
+    def implied(self, problem: Problem) -> list:
+        """Constraints that every solution satisfies but ``problem`` leaves
+        unsaid (a tiling's placements that cut off an unfillable region),
+        for jobs to add before a search: they change no count and spare the
+        engines dead branches.  Must be closed under ``problem.symmetries``."""
+        return []
+
     def decode(self, problem: Problem, assignment: frozenset) -> Any:
         """A family-specific solution object from a set of true primary variables."""
         raise NotImplementedError

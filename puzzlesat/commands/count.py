@@ -44,7 +44,7 @@ def run(args) -> int:
             "count": out.count, "unique": args.unique, "complete": out.complete,
             "stopped_by": out.stopped_by, "backend": out.backend, "method": out.method,
             "seconds": round(out.seconds, 6), "symmetries": len(problem.symmetries),
-            "jobs": args.jobs, "subproblems": out.subproblems,
+            "jobs": args.jobs, "subproblems": out.subproblems, "implied_constraints": out.implied,
             "expected": puzzle.expected.get("unique" if args.unique else "count"),
             "reason": out.reason,
             "verdict": _verdict(out),
@@ -63,7 +63,8 @@ def run(args) -> int:
         if out.reason:
             line += f": {out.reason}"
         sym = f", {len(problem.symmetries)} symmetries" if args.unique else ""
-        print(f"{line}\n{out.backend}, {out.method}{sym}, {out.seconds:.3f} s")
+        implied = f", {out.implied} implied constraints added" if out.implied else ""
+        print(f"{line}\n{out.backend}, {out.method}{sym}{implied}, {out.seconds:.3f} s")
         exp = puzzle.expected.get("unique" if args.unique else "count")
         if exp is not None and out.complete and exp != out.count:
             print(f"note: the instance file expects {exp}", file=sys.stderr)

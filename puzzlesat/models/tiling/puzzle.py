@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ...errors import InputError, VerificationError
-from ...problem import Problem
+from ...problem import Clause, Problem
 from ...puzzle import Puzzle
 from . import render
 from .geometry import Shape, apply_affine, board_symmetries, normalize, orientations, placements
@@ -100,6 +100,13 @@ class Tiling(Puzzle):
         prob.symmetries = self._symmetries(prob)
         self._problem = prob
         return prob
+
+    def implied(self, problem: Problem) -> list:
+        """Placements that cut off a region no remaining pieces can fill are
+        false (see :mod:`.prune`)."""
+        from .prune import dead_placements
+
+        return [Clause((-v,)) for v in dead_placements(self, problem)]
 
     def _symmetries(self, prob: Problem) -> list[dict[int, int]]:
         """The board symmetries that map every placement to a placement (all

@@ -1,0 +1,86 @@
+"""Dead placements (ones that cut off a region no remaining pieces can fill)."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import get_backend
+from puzzlesat.loading import load_puzzle
+from puzzlesat.models.tiling.build import PieceSpec, build_tiling
+from puzzlesat.models.tiling.lattice import CubicLattice
+from puzzlesat.models.tiling.prune import dead_placements
+
+
+def _used_placements(tiling, problem):
+    """Every placement some solution uses, by enumerating the unpruned problem."""
+    r = get_backend("exact").search(problem, keep=True)
+    assert r.complete
+    return set().union(*r.solutions), r.count
+
+
+@pytest.mark.parametrize("name", ["pentomino-3x20", "pentomino-8x8-four-holes", "tetromino-L-4x4",
+                                  "tetromino-pairs-5x8", "no0", "hexiamonds-6x6"])
+def test_dead_placements_are_in_no_solution_and_close_under_symmetry(name):
+    t = load_puzzle(name)
+    p = t.compile()
+    dead = set(dead_placements(t, p))
+    used, _ = _used_placements(t, p)
+    assert not dead & used
+    for g in p.symmetries:
+        assert {g.get(v, v) for v in dead} == dead
+
+
+def test_corner_cut_offs_are_dead_on_3x20():
+    t = load_puzzle("pentomino-3x20")
+    p = t.compile()
+    dead = dead_placements(t, p)
+    # an I along the long side leaves 3x5 + 2x15 + ...: fine; any placement
+    # leaving 1-4 cells alone in a corner is not
+    assert len(dead) > len(p.primary) // 4
+    for v in dead:
+        cells = set(p.meaning(v).cells)
+        assert cells <= t.board
+
+
+def _strip(n, pieces):
+    t = build_tiling(lattice=CubicLattice(2), path=None, dims=(1, n),
+                     pieces=[PieceSpec(name, [(0, i) for i in range(k)]) for name, k in pieces])
+    p = t.compile()
+    return t, p, {(p.meaning(v).piece, min(c[1] for c in p.meaning(v).cells)) for v in dead_placements(t, p)}
+
+
+def test_dead_on_a_strip():
+    # 1x5 with a domino and a tromino: a piece leaving a single cell alone is dead
+    t, p, dead = _strip(5, [("D", 2), ("T", 3)])
+    assert dead == {("D", 1), ("D", 2), ("T", 1)}
+    assert jobs.count(t, get_backend("exact")).count == 2
+
+
+def test_region_sizes_are_sums_of_the_other_pieces():
+    # 1x6 with a monomino too: one cell alone is now fillable, but two lone
+    # cells on either side of the tromino are each fillable only by the monomino:
+    # regions are checked one at a time, so that placement stays
+    t, p, dead = _strip(6, [("M", 1), ("D", 2), ("T", 3)])
+    assert ("D", 1) not in dead and ("T", 1) not in dead
+    # the domino at 2-3 leaves 2 and 2: only one domino, and 2 = 1 + ... no:
+    # sums of {M, T} are 0, 1, 3, 4 -- 2 is not one of them
+    assert ("D", 2) in dead
+    assert jobs.count(t, get_backend("exact")).count == 6
+
+
+def test_disconnected_pieces_turn_the_test_off():
+    lat = CubicLattice(2)
+    pieces = [PieceSpec("gap", [(0, 0), (0, 2)]), PieceSpec("D", [(0, 0), (0, 1)])]
+    t = build_tiling(lattice=lat, pieces=pieces, path=None, dims=(1, 4))
+    assert dead_placements(t, t.compile()) == []
+
+
+@pytest.mark.parametrize("name", ["pentomino-3x20", "pentomino-8x8-hole", "no0", "hexiamonds-6x6"])
+def test_counts_unchanged_by_pruning(name):
+    t = load_puzzle(name)
+    p = t.compile()
+    exact = get_backend("exact")
+    raw = exact.count(p).count
+    pruned = jobs.count(t, exact, problem=p)
+    assert pruned.count == raw
