@@ -23,6 +23,7 @@ from ...puzzle import Puzzle
 from . import render
 from .blocks import BlockStart, block_clauses
 from .clues import Clue, RunLengthShape, runs
+from .symmetry import clue_symmetries
 
 
 class Cell(NamedTuple):
@@ -68,6 +69,7 @@ class Nonogram(Puzzle):
     #: how compile() states a line's clue: see LINE_ENCODINGS
     line_encoding: str = "blocks"
     family: str = "nonogram"
+    symmetric_first: bool = True
 
     # ------------------------------------------------------------ compiling
     def compile(self, preprocess: bool | None = None, line_encoding: str | None = None) -> Problem:
@@ -96,6 +98,8 @@ class Nonogram(Puzzle):
 
                 for cl in block_clauses(xs, clue, order_var):
                     prob.add(Clause(cl))
+        prob.symmetries = [{cell[r][c]: cell[rr][cc] for (r, c), (rr, cc) in m.items()}
+                           for m in clue_symmetries(self.rows, self.cols)]
         if self.preprocess if preprocess is None else preprocess:
             from .linesolve import line_solve
 
