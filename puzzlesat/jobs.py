@@ -43,7 +43,7 @@ from fractions import Fraction
 from dataclasses import dataclass, field
 
 from .backends import Backend, BackendError, SearchResult, SolveResult, Status, get_backend
-from .backends.base import Deadline
+from .backends.base import Deadline, blocking_clause
 from .errors import VerificationError
 from .problem import Clause, ExactlyOne, Problem, equalities
 from .puzzle import Puzzle
@@ -86,6 +86,7 @@ class SolveOutcome:
     backend: str
     seconds: float
     reason: str | None = None  # why there is no solution, when known without solving
+    method: str | None = None  # how it was found, when not by one plain search
 
 
 def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float | None = None,
@@ -95,6 +96,13 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     if reason:
         return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason)
     backend = backend or pick_backend(problem, None, "solve")
+    if _symmetric_first(puzzle, problem, backend):
+        deadline = Deadline(time_limit)
+        found = _search_symmetric_first(puzzle, problem, backend, 1, deadline)
+        status = (Status.SOLVED if found.decoded else
+                  Status.NO_SOLUTION if found.complete else Status.UNKNOWN)
+        return SolveOutcome(status, found.decoded[0] if found.decoded else None, backend.name,
+                            deadline.elapsed(), method=found.how)
     r: SolveResult = backend.solve(problem, time_limit=time_limit)
     sol = None
     if r.status == Status.SOLVED:
@@ -114,6 +122,130 @@ def decode_verified(puzzle: Puzzle, problem: Problem, assignment: frozenset, bac
 def _precheck(puzzle: Puzzle) -> str | None:
     check = getattr(puzzle, "area_mismatch", None) or getattr(puzzle, "precheck", None)
     return check() if check else None
+
+
+# ------------------------------------------------- symmetric-first search
+
+#: the first time slice (seconds) of the symmetric-first search, doubled each round
+FIRST_SLICE = 1.0
+#: symmetric subspaces tried besides the whole group's (cyclic subgroups, largest first)
+MAX_SUBGROUPS = 2
+
+
+def _symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend) -> bool:
+    return (getattr(puzzle, "symmetric_first", False) and len(problem.symmetries) > 1
+            and backend.can_enumerate)
+
+
+@dataclass
+class _Found:
+    decoded: list
+    complete: bool
+    stopped_by: str | None
+    how: str
+    runs: int
+
+
+def _subspaces(group: list[dict[int, int]]) -> list[tuple[str, list[Clause]]]:
+    """(label, equalities) for the solutions fixed by the whole group, then by
+    the cyclic subgroups of single elements, largest first, each once."""
+    def key(perm):
+        return frozenset((v, w) for v, w in perm.items() if v != w)
+
+    def compose(g, h):  # x -> g(h(x))
+        return {v: g.get(h.get(v, v), h.get(v, v)) for v in set(g) | set(h)}
+
+    def generated(gens):
+        out, todo = {key({})}, [{}]
+        while todo:
+            x = todo.pop()
+            for g in gens:
+                y = compose(g, x)
+                if key(y) not in out:
+                    out.add(key(y))
+                    todo.append(y)
+        return frozenset(out)
+
+    # the whole group's fixed points: equalities of a generating set suffice
+    gens: list[dict[int, int]] = []
+    for g in sorted((g for g in group if g), key=lambda g: -len(generated([g]))):
+        if key(g) not in generated(gens):
+            gens.append(g)
+    whole = generated(gens)
+    tiers = [(f"fixed by all {len(whole)} symmetries", [c for g in gens for c in equalities(g)])]
+    seen = {whole}
+    for sub, g in sorted(((generated([g]), g) for g in group if g), key=lambda t: -len(t[0])):
+        if sub in seen or len(tiers) > MAX_SUBGROUPS:
+            continue
+        seen.add(sub)
+        tiers.append((f"fixed by a symmetry of order {len(sub)}", equalities(g)))
+    return tiers
+
+
+def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, want: int,
+                            deadline: Deadline, tick=lambda: None) -> _Found:
+    """Up to ``want`` solutions, looking in symmetric subspaces as well as in
+    the whole space.
+
+    Designers draw symmetric pictures, and a picture fixed by the clues'
+    symmetries lives in a much smaller search space (webpbn's Knotty: no
+    engine finds any solution in minutes, while one fixed by its quarter
+    turns takes about a second).  So the search interleaves, in rounds of
+    doubling time slices: the solutions fixed by the whole group, those
+    fixed by single symmetries, and the whole problem.  (A puzzle whose
+    clues are symmetric and whose solution is unique has a symmetric
+    solution: the symmetries map it to a solution, so to itself.)  A subspace proved
+    empty is dropped; once the whole problem is alone it gets all the time
+    left.  Every solution found is blocked for the later searches, and its
+    images under the symmetries are solutions too (verified like any other):
+    an asymmetric picture gives a second solution for free.  Complete only
+    when the whole problem is proved to have no further solution.
+    """
+    tiers = _subspaces(problem.symmetries) + [("any", [])]
+    found: list[frozenset] = []
+    decoded: list = []
+    blocks: list[Clause] = []
+    how, runs, slice_ = "search", 0, FIRST_SLICE
+
+    def add(sol: frozenset, label: str) -> None:
+        nonlocal how
+        if sol in found:
+            return
+        decoded.append(decode_verified(puzzle, problem, sol, backend.name))
+        found.append(sol)
+        blocks.append(Clause(tuple(blocking_clause(problem, sol))))
+        tick()
+        if len(found) == 1:
+            how = "search" if label == "any" else f"symmetric-first ({label})"
+
+    try:
+        while len(found) < want:
+            progressed = False
+            for label, extra in list(tiers):
+                remaining = deadline.remaining()
+                if remaining is not None and remaining <= 0:
+                    return _Found(decoded, False, "time-limit", how, runs)
+                budget = remaining if len(tiers) == 1 else min(slice_, remaining or slice_)
+                runs += 1
+                r = backend.search(problem.with_constraints(extra + blocks), limit=1, time_limit=budget, keep=True)
+                if r.stopped_by == "interrupted":
+                    return _Found(decoded, False, "interrupted", how, runs)
+                if r.solutions:
+                    add(r.solutions[0], label)
+                    for g in problem.symmetries:
+                        if len(found) < want and g:
+                            add(frozenset(g.get(v, v) for v in r.solutions[0]), label)
+                    progressed = True
+                    break
+                if r.complete:  # no (further) solution in this subspace
+                    if label == "any":
+                        return _Found(decoded, True, None, how, runs)
+                    tiers.remove((label, extra))
+            if not progressed:
+                slice_ *= 2
+    except KeyboardInterrupt:
+        return _Found(decoded, False, "interrupted", how, runs)
+    return _Found(decoded[:want], False, "limit", how, runs)
 
 
 # -------------------------------------------------------------------- count
@@ -336,6 +468,12 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         if unique and len(problem.symmetries) > 1:
             n, complete = _orbits(ctr, problem, problem.symmetries, limit)
             method = "symmetry-reduced"
+        elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend):
+            found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
+            n, complete, method = len(found.decoded), found.complete, found.how
+            ctr.stopped_by = found.stopped_by
+            ctr.solutions = found.decoded if keep else []
+            ctr.runs = found.runs
         else:
             r = ctr.run(problem, keep=True, budget=limit)
             n, complete = r.count, r.complete

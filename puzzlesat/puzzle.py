@@ -20,6 +20,10 @@ class Puzzle:
     path: str | None = None
     #: published or expected counts from the file, e.g. {"count": 8, "unique": 2}
     expected: dict
+    #: solve / count --limit look for solutions fixed by the symmetries first
+    #: (jobs._search_symmetric_first): worth it where designers draw
+    #: symmetric solutions (nonograms), not where few exist (tilings)
+    symmetric_first: bool = False
 
     def compile(self) -> Problem:
         """The solver-neutral model.  Its primary variables carry meanings

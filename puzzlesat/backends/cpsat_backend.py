@@ -91,7 +91,9 @@ class CpSatBackend(Backend):
         complete = stopped is None and st in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
         if not complete and stopped is None:
             # CP-SAT catches Ctrl-C itself and stops as if out of time
-            stopped = "time-limit" if time_limit is not None else "interrupted"
+            # (a Ctrl-C well before the limit is an interrupt, not the limit)
+            ran_out = time_limit is not None and deadline.elapsed() >= 0.9 * time_limit
+            stopped = "time-limit" if ran_out else "interrupted"
         return SearchResult(cb.count, complete, self.name, deadline.elapsed(), cb.solutions, stopped)
 
 

@@ -40,12 +40,13 @@ def run(args) -> int:
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
             "status": out.status.value, "backend": out.backend, "seconds": round(out.seconds, 6),
             "solution": puzzle.solution_json(out.solution) if out.solution is not None else None,
-            "reason": out.reason,
+            "reason": out.reason, "method": out.method or "search",
         })
     else:
         if out.status == Status.SOLVED:
             print(puzzle.render_text(out.solution, color=use_color(args)))
-            print(f"solved by {out.backend} in {out.seconds:.3f} s")
+            how = f", {out.method}" if out.method and out.method != "search" else ""
+            print(f"solved by {out.backend}{how} in {out.seconds:.3f} s")
         elif out.status == Status.NO_SOLUTION:
             print("no solution" + (f": {out.reason}" if out.reason else f" (proved by {out.backend} in {out.seconds:.3f} s)"))
         else:

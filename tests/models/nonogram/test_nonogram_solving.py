@@ -190,7 +190,7 @@ def _all_files():
 
 
 #: known to defeat every engine here within minutes (benchmarks/nonograms-results.md)
-HARD = {"knotty.non", "faase.non"}
+HARD = {"faase.non"}
 #: puzzles with more than one solution: knotty has other solutions than its goal
 #: even with the goal's top two rows given, faase with its top 80 rows given
 MULTIPLE = {"knotty.non", "faase.non"}
