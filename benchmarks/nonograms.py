@@ -15,7 +15,9 @@ the clues and, when it is the only one and the file has a goal, the goal.
 Engine variants: ``NAME+pre`` gives the back end the cells the line solver
 fixes as unit clauses (``--preprocess``).  Lines are stated the default
 way (block-start order literals, ``line_encoding="blocks"``) unless
-``NAME+dfa`` (one Regular per line: the run-length automaton, i.e.
+``NAME+sym`` runs the jobs layer's symmetric-first search (what ``solve`` and
+``count --limit 2`` do; it differs from a plain search only where the clues
+have a symmetry).  ``NAME+dfa`` (one Regular per line: the run-length automaton, i.e.
 add_automaton for CP-SAT) or ``NAME+both``; ``NAME+dfa+order`` adds the
 order literals [state >= q] to the CNF encoding of run-length automata.  Ratios are against
 ``--baseline`` (default: the plain CP-SAT automaton model), measured in the
@@ -28,6 +30,8 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import resource
+import signal
 import sys
 import time
 from pathlib import Path
@@ -56,9 +60,10 @@ def files(sets: list[str]) -> list[Path]:
 
 def _work(path: Path, engine: str, send) -> None:
     """In a forked child: one search for two solutions, reporting CPU times."""
+    os.setsid()  # its own process group: a timeout kills solver children too
     name, *flags = engine.split("+")
     regular.ORDER_LITERALS = "order" in flags
-    c0 = time.process_time()
+    c0 = _cpu()
     puzzle = load_puzzle(str(path))
     backend = get_backend(name)
     how = "regular" if "dfa" in flags else "both" if "both" in flags else "blocks"
@@ -70,14 +75,34 @@ def _work(path: Path, engine: str, send) -> None:
         puzzle.verify(grid)
         seen.append(grid)
         if len(seen) == 1:
-            send.send(("first", time.process_time() - c0))
+            send.send(("first", _cpu() - c0))
         return None
 
-    r = backend.search(problem, limit=2, on_solution=on_solution)
-    verdict = "unique" if r.complete and r.count == 1 else "multiple" if r.count >= 2 else "none"
+    if "sym" in flags:  # the jobs layer's symmetric-first search, as solve / count --limit 2 run it
+        from puzzlesat import jobs
+        from puzzlesat.backends.base import Deadline
+
+        def first():
+            if not seen:
+                seen.append(None)
+                send.send(("first", _cpu() - c0))
+
+        found = jobs._search_symmetric_first(puzzle, problem, backend, 2, Deadline(None), first)
+        count, complete, seen = len(found.decoded), found.complete, found.decoded
+    else:
+        r = backend.search(problem, limit=2, on_solution=on_solution)
+        count, complete = r.count, r.complete
+    verdict = "unique" if complete and count == 1 else "multiple" if count >= 2 else "none"
     if verdict == "unique" and puzzle.goal is not None and not puzzle.matches_goal(seen[0]):
         raise AssertionError(f"{path}: the only solution is not the goal")
-    send.send(("done", time.process_time() - c0, verdict))
+    send.send(("done", _cpu() - c0, verdict))
+
+
+def _cpu() -> float:
+    """This process's CPU seconds plus its finished children's (a solver run
+    under a time limit may be a forked child)."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 
 def run_one(path: Path, engine: str, time_limit: float) -> dict:
@@ -85,7 +110,8 @@ def run_one(path: Path, engine: str, time_limit: float) -> dict:
     run that overstays the limit is simply killed)."""
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_work, args=(path, engine, send), daemon=True)
+    # not daemonic: back ends run solvers under a time limit in child processes
+    proc = ctx.Process(target=_work, args=(path, engine, send))
     w0 = time.perf_counter()
     proc.start()
     send.close()
@@ -106,8 +132,10 @@ def run_one(path: Path, engine: str, time_limit: float) -> dict:
                 out["decide"], out["verdict"] = msg[1], msg[2]
                 break
     finally:
-        if proc.is_alive():
-            proc.kill()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         proc.join()
     out["wall"] = time.perf_counter() - w0
     return out
