@@ -181,6 +181,8 @@ class Nonogram(Puzzle):
             "has_goal": self.goal is not None,
             "max_freedom": max((freedom(c, n) for c, n in lines), default=0),
             "max_line_placements": max((placements(c, n) for c, n in lines), default=0),
+            # rotations / reflections of the non-empty lines' box that keep the clues
+            "clue_symmetries": len(problem.symmetries),
             **{k: v for k, v in self.meta.items() if k in ("by", "copyright", "license", "catalogue")},
         }
 

@@ -126,3 +126,9 @@ def test_solve_says_how_it_found_the_picture(cli, shared_dir):
     r = cli("solve", shared_dir / "data/nonograms/survey/webpbn-00065.non", "--json")
     assert r.code == 0, r.err
     assert r.json()["method"] == "symmetric-first (fixed by all 2 symmetries)"
+
+
+def test_info_counts_the_clue_symmetries(cli, shared_dir):
+    r = cli("info", shared_dir / "data/nonograms/survey/knotty.non", "--json", "--encodings", "mixed")
+    assert r.code == 0, r.err
+    assert r.json()["clue_symmetries"] == 4
