@@ -15,9 +15,9 @@ the clues and, when it is the only one and the file has a goal, the goal.
 Engine variants: ``NAME+pre`` gives the back end the cells the line solver
 fixes as unit clauses (``--preprocess``).  Lines are stated the default
 way (block-start order literals, ``line_encoding="blocks"``) unless
-``NAME+sym`` runs the jobs layer's symmetric-first search (what ``solve`` and
-``count --limit 2`` do; it differs from a plain search only where the clues
-have a symmetry).  ``NAME+dfa`` (one Regular per line: the run-length automaton, i.e.
+``NAME+sym`` runs the jobs layer's symmetric-first search where ``solve`` and
+``count --limit 2`` do (puzzles whose clues have a symmetry), a plain search
+elsewhere.  ``NAME+dfa`` (one Regular per line: the run-length automaton, i.e.
 add_automaton for CP-SAT) or ``NAME+both``; ``NAME+dfa+order`` adds the
 order literals [state >= q] to the CNF encoding of run-length automata.  Ratios are against
 ``--baseline`` (default: the plain CP-SAT automaton model), measured in the
@@ -78,8 +78,10 @@ def _work(path: Path, engine: str, send) -> None:
             send.send(("first", _cpu() - c0))
         return None
 
-    if "sym" in flags:  # the jobs layer's symmetric-first search, as solve / count --limit 2 run it
-        from puzzlesat import jobs
+    from puzzlesat import jobs
+
+    # the jobs layer's symmetric-first search, where solve / count --limit 2 use it
+    if "sym" in flags and jobs._symmetric_first(puzzle, problem, backend):
         from puzzlesat.backends.base import Deadline
 
         def first():

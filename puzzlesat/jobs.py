@@ -225,16 +225,21 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
                 remaining = deadline.remaining()
                 if remaining is not None and remaining <= 0:
                     return _Found(decoded, False, "time-limit", how, runs)
-                budget = remaining if len(tiers) == 1 else min(slice_, remaining or slice_)
+                alone = len(tiers) == 1  # the whole problem, all the time left, one incremental run
+                budget = remaining if alone else min(slice_, remaining or slice_)
                 runs += 1
-                r = backend.search(problem.with_constraints(extra + blocks), limit=1, time_limit=budget, keep=True)
-                if r.stopped_by == "interrupted":
-                    return _Found(decoded, False, "interrupted", how, runs)
-                if r.solutions:
-                    add(r.solutions[0], label)
+                r = backend.search(problem.with_constraints(extra + blocks), limit=want - len(found) if alone else 1,
+                                   time_limit=budget, keep=True)
+                for sol in r.solutions:
+                    add(sol, label)
                     for g in problem.symmetries:
                         if len(found) < want and g:
-                            add(frozenset(g.get(v, v) for v in r.solutions[0]), label)
+                            add(frozenset(g.get(v, v) for v in sol), label)
+                if r.stopped_by == "interrupted":
+                    return _Found(decoded, False, "interrupted", how, runs)
+                if alone and not r.complete and len(found) < want:
+                    return _Found(decoded, False, r.stopped_by or "time-limit", how, runs)
+                if r.solutions and not (alone and r.complete):
                     progressed = True
                     break
                 if r.complete:  # no (further) solution in this subspace
