@@ -225,10 +225,11 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
                 remaining = deadline.remaining()
                 if remaining is not None and remaining <= 0:
                     return _Found(decoded, False, "time-limit", how, runs)
-                alone = len(tiers) == 1  # the whole problem, all the time left, one incremental run
+                alone = len(tiers) == 1  # the whole problem, with all the time left
                 budget = remaining if alone else min(slice_, remaining or slice_)
                 runs += 1
-                r = backend.search(problem.with_constraints(extra + blocks), limit=want - len(found) if alone else 1,
+                # one incremental enumeration per run (the back end blocks as it goes)
+                r = backend.search(problem.with_constraints(extra + blocks), limit=want - len(found),
                                    time_limit=budget, keep=True)
                 for sol in r.solutions:
                     add(sol, label)
@@ -237,15 +238,18 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
                             add(frozenset(g.get(v, v) for v in sol), label)
                 if r.stopped_by == "interrupted":
                     return _Found(decoded, False, "interrupted", how, runs)
-                if alone and not r.complete and len(found) < want:
-                    return _Found(decoded, False, r.stopped_by or "time-limit", how, runs)
-                if r.solutions and not (alone and r.complete):
-                    progressed = True
+                if len(found) >= want:
                     break
-                if r.complete:  # no (further) solution in this subspace
+                if r.complete:  # no further solution in this subspace
                     if label == "any":
                         return _Found(decoded, True, None, how, runs)
                     tiers.remove((label, extra))
+                    continue
+                if alone:
+                    return _Found(decoded, False, r.stopped_by or "time-limit", how, runs)
+                if r.solutions:  # start the rounds again from the symmetric subspaces
+                    progressed = True
+                    break
             if not progressed:
                 slice_ *= 2
     except KeyboardInterrupt:

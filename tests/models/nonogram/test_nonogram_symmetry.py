@@ -132,3 +132,28 @@ def test_info_counts_the_clue_symmetries(cli, shared_dir):
     r = cli("info", shared_dir / "data/nonograms/survey/knotty.non", "--json", "--encodings", "mixed")
     assert r.code == 0, r.err
     assert r.json()["clue_symmetries"] == 4
+
+
+@pytest.mark.parametrize("backend", ["cadical195", "glucose4", "cpsat"])
+def test_limits_above_and_below_the_count_of_permutation_matrices(backend):
+    # every row and column one black cell: the 24 permutation matrices of
+    # size 4, many of them symmetric (the clues have all 8 symmetries)
+    p = Nonogram(4, 4, [(1,)] * 4, [(1,)] * 4)
+    every = jobs.count(p, get_backend(backend), limit=30, keep=True)
+    assert (every.count, every.complete) == (24, True)
+    assert len(set(every.solutions)) == 24
+    some = jobs.count(p, get_backend(backend), limit=10, keep=True)
+    assert (some.count, some.complete, some.stopped_by) == (10, False, "limit")
+    assert len(set(some.solutions)) == 10 and set(some.solutions) <= set(every.solutions)
+    assert jobs.count(p, get_backend(backend), unique=True).count == len(
+        {min(_orbit(s)) for s in every.solutions})
+
+
+def _orbit(grid):
+    """The 8 images of a square grid under rotations and reflections."""
+    out = []
+    g = grid
+    for _ in range(4):
+        g = tuple(zip(*g[::-1]))  # quarter turn
+        out += [g, tuple(row[::-1] for row in g)]
+    return out
