@@ -479,7 +479,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             method = "symmetry-reduced"
         elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend):
             found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
-            n, complete, method = len(found.decoded), found.complete, found.how
+            n, complete = len(found.decoded), found.complete
+            method = "enumerate" if found.how == "search" else found.how
             ctr.stopped_by = found.stopped_by
             ctr.solutions = found.decoded if keep else []
             ctr.runs = found.runs
