@@ -39,7 +39,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from puzzlesat import jobs  # noqa: E402
 from puzzlesat.backends import get_backend  # noqa: E402
+from puzzlesat.backends.base import Deadline  # noqa: E402
 from puzzlesat.encoders import regular  # noqa: E402
 from puzzlesat.loading import load_puzzle  # noqa: E402
 
@@ -68,28 +70,23 @@ def _work(path: Path, engine: str, send) -> None:
     backend = get_backend(name)
     how = "regular" if "dfa" in flags else "both" if "both" in flags else "blocks"
     problem = puzzle.compile(preprocess="pre" in flags, line_encoding=how)
-    seen = []
+    seen, first = [], []
+
+    def note_first():
+        if not first:
+            first.append(_cpu() - c0)
+            send.send(("first", first[0]))
 
     def on_solution(sol):
         grid = puzzle.decode(problem, sol)
         puzzle.verify(grid)
         seen.append(grid)
-        if len(seen) == 1:
-            send.send(("first", _cpu() - c0))
+        note_first()
         return None
-
-    from puzzlesat import jobs
 
     # the jobs layer's symmetric-first search, where solve / count --limit 2 use it
     if "sym" in flags and jobs._symmetric_first(puzzle, problem, backend):
-        from puzzlesat.backends.base import Deadline
-
-        def first():
-            if not seen:
-                seen.append(None)
-                send.send(("first", _cpu() - c0))
-
-        found = jobs._search_symmetric_first(puzzle, problem, backend, 2, Deadline(None), first)
+        found = jobs._search_symmetric_first(puzzle, problem, backend, 2, Deadline(None), note_first)
         count, complete, seen = len(found.decoded), found.complete, found.decoded
     else:
         r = backend.search(problem, limit=2, on_solution=on_solution)
