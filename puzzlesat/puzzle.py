@@ -33,7 +33,7 @@ class Puzzle:
     def implied(self, problem: Problem) -> list:
         """Constraints that every solution satisfies but ``problem`` leaves
         unsaid (a tiling's placements that cut off an unfillable region),
-        for jobs to add before a search: they change no count and spare the
+        for jobs to add before a count: they change no count and spare the
         engines dead branches.  Must be closed under ``problem.symmetries``."""
         return []
 
