@@ -84,3 +84,14 @@ def test_counts_unchanged_by_pruning(name):
     raw = exact.count(p).count
     pruned = jobs.count(t, exact, problem=p)
     assert pruned.count == raw
+
+
+def test_count_reports_the_implied_constraints_it_added(cli):
+    r = cli("count", "pentomino-3x20", "-b", "exact", "--json")
+    assert r.code == 0, r.err
+    out = r.json()
+    t = load_puzzle("pentomino-3x20")
+    assert out["count"] == 8
+    assert out["implied_constraints"] == len(dead_placements(t, t.compile())) > 0
+    text = cli("count", "pentomino-3x20", "-b", "exact")
+    assert f"{out['implied_constraints']} implied constraints added" in text.out
