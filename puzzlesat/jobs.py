@@ -25,7 +25,10 @@ it can avoid it.  Let G be the problem's symmetry group and S its solutions.
   (for 6x10 the blog post's trick, made general); the other runs count
   symmetric placements and symmetric solutions and are small.  At most a few
   times |G| runs, however symmetric the pieces (a recursion on stabilisers
-  made thousands of tiny runs on the 3-D boxes).
+  made thousands of tiny runs on the 3-D boxes).  The identity runs go
+  first: the solutions an h fixes are among the identity run's for the same
+  k, so when that is empty its (h, k) runs are skipped (a box with no tiling
+  costs one run per k, not one per (h, k)).
 * Without such a constraint, Burnside's lemma: #orbits = (1/|G|) sum over g
   of #solutions fixed by g, a fixed solution being one with x == g(x) for
   every variable (equalities that every back end takes as clauses).
@@ -548,10 +551,15 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
             terms.setdefault((i, len(stab[r])), []).append(r)
     total = Fraction(0)
     complete = True
+    # identity terms run first: the solutions h fixes are among them, so an
+    # empty identity term (k) makes every (h, k) term empty without a search
+    empty_k: set[int] = set()
     for (i, k), rs in sorted(terms.items(), key=lambda t: (bool(t[0][0] and group[t[0][0]]), t[0][1], t[0][0])):
         if limit is not None and total >= limit:
             return math.ceil(total), False
         h = group[i]
+        if h and k in empty_k:
+            continue
         allowed = set(rs)
         extra = [Clause((-v,)) for v in c.vars if v not in allowed]
         if h:
@@ -562,6 +570,8 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
         total += Fraction(r.count, k)
         if not r.complete:
             return math.ceil(total), False
+        if not h and r.count == 0:
+            empty_k.add(k)
     if total.denominator != 1:
         raise ArithmeticError(f"orbit count {total} is not a whole number")
     return int(total), complete

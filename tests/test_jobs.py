@@ -165,6 +165,20 @@ def test_exact_counts_6x10_unique():
     assert (out.count, out.complete) == (2339, True)
 
 
+def test_unique_count_of_an_untileable_box_runs_only_the_identity_terms():
+    # 5x3x2x2 has no tiling (Isobe 1965).  The runs for a symmetry h count
+    # solutions of the identity run with the same stabiliser order, so once
+    # those are empty they are skipped: one run per stabiliser order.
+    puzzle = load_puzzle("pentomino-5x3x2x2")
+    problem = puzzle.compile()
+    c, orbits = jobs._invariant_exactly_one(problem, problem.symmetries)
+    orders = {len([g for g in problem.symmetries if g.get(orb[0], orb[0]) == orb[0]]) for orb in orbits}
+    assert len(orders) > 1  # so that the skipping is what is tested
+    out = jobs.count(puzzle, get_backend("exact"), unique=True, problem=problem)
+    assert (out.count, out.complete) == (0, True)
+    assert out.subproblems == len(orders)
+
+
 def test_no_solution_by_area_is_said_without_solving():
     puzzle = load_box("BOX / 2 * 3\nELEMENT / (D) (1, 1), (1, 2)\n", "a.box")
     out = jobs.solve(puzzle, get_backend("cadical195"))
