@@ -90,6 +90,7 @@ class SolveOutcome:
     seconds: float
     reason: str | None = None  # why there is no solution, when known without solving
     method: str | None = None  # how it was found, when not by one plain search
+    stopped_by: str | None = None  # UNKNOWN: "time-limit" or "interrupted" (Ctrl-C)
 
 
 def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float | None = None,
@@ -105,12 +106,13 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
         status = (Status.SOLVED if found.decoded else
                   Status.NO_SOLUTION if found.complete else Status.UNKNOWN)
         return SolveOutcome(status, found.decoded[0] if found.decoded else None, backend.name,
-                            deadline.elapsed(), method=found.how)
+                            deadline.elapsed(), method=found.how,
+                            stopped_by=found.stopped_by if status == Status.UNKNOWN else None)
     r: SolveResult = backend.solve(problem, time_limit=time_limit)
     sol = None
     if r.status == Status.SOLVED:
         sol = decode_verified(puzzle, problem, r.assignment, backend.name)
-    return SolveOutcome(r.status, sol, r.backend, r.seconds)
+    return SolveOutcome(r.status, sol, r.backend, r.seconds, stopped_by=r.stopped_by)
 
 
 def decode_verified(puzzle: Puzzle, problem: Problem, assignment: frozenset, backend: str):

@@ -35,6 +35,8 @@ class SolveResult:
     backend: str
     seconds: float
     stats: dict = field(default_factory=dict)
+    #: why an UNKNOWN search stopped: "time-limit" or "interrupted" (Ctrl-C)
+    stopped_by: str | None = None
 
 
 @dataclass
@@ -104,8 +106,9 @@ class Backend:
         r = self.search(problem, limit=1, time_limit=time_limit, keep=True)
         if r.solutions:
             return SolveResult(Status.SOLVED, r.solutions[0], r.backend, r.seconds, r.stats)
-        status = Status.NO_SOLUTION if r.complete else Status.UNKNOWN
-        return SolveResult(status, None, r.backend, r.seconds, r.stats)
+        if r.complete:
+            return SolveResult(Status.NO_SOLUTION, None, r.backend, r.seconds, r.stats)
+        return SolveResult(Status.UNKNOWN, None, r.backend, r.seconds, r.stats, r.stopped_by or "time-limit")
 
     def count(self, problem: Problem, *, limit: int | None = None, time_limit: float | None = None,
               on_solution: OnSolution | None = None) -> SearchResult:

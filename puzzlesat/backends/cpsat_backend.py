@@ -10,7 +10,6 @@ into one by remembering the primary sets seen.
 from __future__ import annotations
 
 import os
-import signal
 import threading
 
 from ortools.sat.python import cp_model
@@ -67,13 +66,13 @@ class CpSatBackend(Backend):
         try:
             st = _run(s, enc.model)
         except KeyboardInterrupt:
-            return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed())
+            return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed(), stopped_by="interrupted")
         if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             sol = frozenset(v for v in problem.primary if s.boolean_value(enc.vars[v - 1]))
             return SolveResult(Status.SOLVED, sol, self.name, deadline.elapsed())
         if st == cp_model.INFEASIBLE:
             return SolveResult(Status.NO_SOLUTION, None, self.name, deadline.elapsed())
-        return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed())
+        return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed(), stopped_by="time-limit")
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
         deadline = Deadline(time_limit)
@@ -90,22 +89,56 @@ class CpSatBackend(Backend):
         stopped = stopped or cb.stopped
         complete = stopped is None and st in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
         if not complete and stopped is None:
-            # CP-SAT catches Ctrl-C itself and stops as if out of time
-            # (a Ctrl-C well before the limit is an interrupt, not the limit)
-            ran_out = time_limit is not None and deadline.elapsed() >= 0.9 * time_limit
-            stopped = "time-limit" if ran_out else "interrupted"
+            stopped = "time-limit"
         return SearchResult(cb.count, complete, self.name, deadline.elapsed(), cb.solutions, stopped)
 
 
 def _run(solver, model, callback=None):
-    """solver.solve, then give Python its Ctrl-C handler back: CP-SAT installs
-    its own SIGINT handler (to stop a search) and leaves it behind, so a
-    Ctrl-C after any CP-SAT run used to kill the process outright (exit 130,
-    no partial count) instead of raising KeyboardInterrupt."""
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.getsignal(signal.SIGINT) if main else None
-    try:
+    """solver.solve with Ctrl-C handled by Python, not by CP-SAT.
+
+    CP-SAT's own SIGINT handler is not async-signal-safe: it logs (and so
+    allocates) inside the handler, and a Ctrl-C landing while the solver
+    was in malloc (its presolve allocates a lot) deadlocked the process for
+    good (seen on faase: the handler waiting on the allocator lock its own
+    thread held).  It also left itself installed after the solve, so a later
+    Ctrl-C killed puzzlesat outright.  So CP-SAT is told not to catch SIGINT,
+    the solve runs in a thread (it releases the GIL), and the main thread
+    waits in Python, where Ctrl-C raises KeyboardInterrupt: the search is
+    stopped, joined, and the interrupt passed on to the caller.
+    """
+    solver.parameters.catch_sigint_signal = False
+    if threading.current_thread() is not threading.main_thread():
         return solver.solve(model, callback)
-    finally:
-        if main and previous is not None:
-            signal.signal(signal.SIGINT, previous)
+    out: dict = {}
+    finished = threading.Event()
+
+    def work():
+        try:
+            out["status"] = solver.solve(model, callback)
+        except BaseException as e:  # re-raised in the caller's thread
+            out["error"] = e
+        finally:
+            finished.set()
+
+    # waiting on an Event, not on Thread.join: a KeyboardInterrupt inside
+    # join() can mark a running thread as finished (CPython 3.11), and the
+    # solve thread then dies at interpreter exit inside OR-Tools (abort)
+    worker = threading.Thread(target=work, name="cp-sat", daemon=True)
+    worker.start()
+    try:
+        while not finished.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        solver.stop_search()
+        while True:  # it stops within moments; a second Ctrl-C must not leave it running
+            try:
+                finished.wait()
+                break
+            except KeyboardInterrupt:
+                continue
+        worker.join()
+        raise
+    worker.join()
+    if "error" in out:
+        raise out["error"]
+    return out["status"]

@@ -40,7 +40,7 @@ def run(args) -> int:
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
             "status": out.status.value, "backend": out.backend, "seconds": round(out.seconds, 6),
             "solution": puzzle.solution_json(out.solution) if out.solution is not None else None,
-            "reason": out.reason, "method": out.method or "search",
+            "reason": out.reason, "method": out.method or "search", "stopped_by": out.stopped_by,
         })
     else:
         if out.status == Status.SOLVED:
@@ -49,6 +49,9 @@ def run(args) -> int:
             print(f"solved by {out.backend}{how} in {out.seconds:.3f} s")
         elif out.status == Status.NO_SOLUTION:
             print("no solution" + (f": {out.reason}" if out.reason else f" (proved by {out.backend} in {out.seconds:.3f} s)"))
+        elif out.stopped_by == "interrupted":
+            print(f"interrupted: {out.backend} had found no solution and proved none impossible when stopped "
+                  f"({out.seconds:.3f} s)")
         else:
             print(f"unknown: {out.backend} found no solution and proved none impossible within the time limit "
                   f"({out.seconds:.3f} s)")
