@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
 from fractions import Fraction
 from dataclasses import dataclass, field
@@ -94,21 +95,29 @@ class SolveOutcome:
 
 
 def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float | None = None,
-          problem: Problem | None = None) -> SolveOutcome:
+          problem: Problem | None = None, progress: bool = False) -> SolveOutcome:
+    """Find one solution, decoded and verified.  ``progress``: the elapsed
+    time on stderr while the search runs."""
     problem = problem or puzzle.compile()
     reason = _precheck(puzzle)
     if reason:
         return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason)
     backend = backend or pick_backend(problem, None, "solve")
-    if _symmetric_first(puzzle, problem, backend):
-        deadline = Deadline(time_limit)
-        found = _search_symmetric_first(puzzle, problem, backend, 1, deadline)
-        status = (Status.SOLVED if found.decoded else
-                  Status.NO_SOLUTION if found.complete else Status.UNKNOWN)
-        return SolveOutcome(status, found.decoded[0] if found.decoded else None, backend.name,
-                            deadline.elapsed(), method=found.how,
-                            stopped_by=found.stopped_by if status == Status.UNKNOWN else None)
-    r: SolveResult = backend.solve(problem, time_limit=time_limit)
+    if progress:
+        backend.responsive = True
+    prog = Progress(progress, f"solving ({backend.name})", counting=False)
+    try:
+        if _symmetric_first(puzzle, problem, backend):
+            deadline = Deadline(time_limit)
+            found = _search_symmetric_first(puzzle, problem, backend, 1, deadline)
+            status = (Status.SOLVED if found.decoded else
+                      Status.NO_SOLUTION if found.complete else Status.UNKNOWN)
+            return SolveOutcome(status, found.decoded[0] if found.decoded else None, backend.name,
+                                deadline.elapsed(), method=found.how,
+                                stopped_by=found.stopped_by if status == Status.UNKNOWN else None)
+        r: SolveResult = backend.solve(problem, time_limit=time_limit)
+    finally:
+        prog.done()
     sol = None
     if r.status == Status.SOLVED:
         sol = decode_verified(puzzle, problem, r.assignment, backend.name)
@@ -282,41 +291,74 @@ class CountOutcome:
 
 class Progress:
     """Solutions so far, rate, elapsed time and, for split counts, sub-problems
-    done / total and an ETA, on stderr, at most 5 times a second."""
+    done / total and an ETA, on stderr, at most 5 times a second.
 
-    def __init__(self, enabled: bool, label: str = "counting"):
+    A heartbeat thread redraws the line every half second, so the clock moves
+    while no solution arrives (a long search, a hard "no more solutions"
+    proof).  It can only run while the search releases the GIL; jobs ask the
+    back end for that with ``Backend.responsive``.  ``counting=False`` draws
+    a solve's line: elapsed time only."""
+
+    HEARTBEAT = 0.5
+
+    def __init__(self, enabled: bool, label: str = "counting", counting: bool = True):
         self.enabled = enabled
         self.label = label
+        self.counting = counting
         self.start = time.perf_counter()
         self.last = 0.0
         self.n = 0
         self.parts_done = 0
         self.parts_total = 0
         self.shown = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._beat = None
+        if enabled:
+            self._beat = threading.Thread(target=self._heartbeat, name="progress", daemon=True)
+            self._beat.start()
+
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(self.HEARTBEAT):
+            self._draw(force=True)
 
     def tick(self, k: int = 1, force: bool = False) -> None:
-        self.n += k
-        if not self.enabled:
-            return
+        self.n += k  # only the search's thread counts; the heartbeat only draws
+        if self.enabled:
+            self._draw(force)
+
+    def _draw(self, force: bool) -> None:
         now = time.perf_counter()
-        if force or now - self.last >= 0.2:
+        if not (force or now - self.last >= 0.2):
+            return
+        with self._lock:
+            if self._stop.is_set():
+                return
             self.last = now
             el = now - self.start
-            rate = self.n / el if el > 0 else 0.0
-            parts = ""
-            if self.parts_total:
-                parts = f", {self.parts_done}/{self.parts_total} sub-problems"
-                if self.parts_done:
-                    eta = el * (self.parts_total - self.parts_done) / self.parts_done
-                    parts += f", ETA {eta:.0f}s"
-            sys.stderr.write(f"\r{self.label}: {self.n} solutions, {rate:.1f}/s, {el:.1f}s{parts}\x1b[K")
+            if not self.counting:
+                line = f"{self.label}: {el:.1f}s"
+            else:
+                rate = self.n / el if el > 0 else 0.0
+                parts = ""
+                if self.parts_total:
+                    parts = f", {self.parts_done}/{self.parts_total} sub-problems"
+                    if self.parts_done:
+                        eta = el * (self.parts_total - self.parts_done) / self.parts_done
+                        parts += f", ETA {eta:.0f}s"
+                line = f"{self.label}: {self.n} solutions, {rate:.1f}/s, {el:.1f}s{parts}"
+            sys.stderr.write(f"\r{line}\x1b[K")
             sys.stderr.flush()
             self.shown = True
 
     def done(self) -> None:
-        if self.enabled and self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+        if not self.enabled:
+            return
+        with self._lock:
+            self._stop.set()
+            if self.shown:
+                sys.stderr.write("\r\x1b[K")
+                sys.stderr.flush()
 
 
 class _Counter:
@@ -477,6 +519,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
     deadline = Deadline(time_limit)
     prog = Progress(progress)
+    if progress:
+        backend.responsive = True
     ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs)
     try:
         if unique and len(problem.symmetries) > 1:

@@ -6,6 +6,7 @@ true *primary* variables.  It never knows what the variables mean.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from enum import Enum
@@ -85,6 +86,10 @@ class Backend:
     #: (blocking-clause SAT, CP-SAT): counts then verify every solution.
     #: False for engines that count much faster without building solutions.
     solutions_are_free: bool = True
+    #: Set by jobs that draw progress: keep the calling thread free (the GIL
+    #: released) during a long search, so a progress line can be redrawn and
+    #: Ctrl-C handled, even where that costs a little (a forked search).
+    responsive: bool = False
 
     def supports(self, problem: Problem) -> str | None:
         """None if this engine can take ``problem``, else the reason it cannot."""
@@ -145,3 +150,50 @@ def blocking_clause(problem: Problem, true_primary: frozenset) -> list[int]:
     if problem.fixed_weight:
         return [-v for v in true_primary]
     return [(-v if v in true_primary else v) for v in problem.primary]
+
+
+def run_stoppable(work: Callable[[], object], stop: Callable[[], object]):
+    """``work()``, a blocking call into a solver that releases the GIL, with
+    Ctrl-C turned into ``stop()`` (the solver's own thread-safe interrupt).
+
+    Python runs signal handlers in the main thread between bytecodes only, so
+    a Ctrl-C during a long C call would wait for its end.  Run from the main
+    thread, ``work`` goes to a helper thread while the main thread waits in
+    Python; a Ctrl-C there calls ``stop()``, waits for ``work`` to return
+    and re-raises KeyboardInterrupt.  (Waiting on an Event, not Thread.join:
+    a KeyboardInterrupt inside join() can mark the running thread finished
+    (CPython 3.11), and the solver thread then aborted the process at exit.)
+    Elsewhere it just calls ``work()``.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return work()
+    out: dict = {}
+    finished = threading.Event()
+
+    def run():
+        try:
+            out["value"] = work()
+        except BaseException as e:  # re-raised in the caller's thread
+            out["error"] = e
+        finally:
+            finished.set()
+
+    worker = threading.Thread(target=run, name="solver", daemon=True)
+    worker.start()
+    try:
+        while not finished.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        stop()
+        while True:  # it stops within moments; a second Ctrl-C must not leave it running
+            try:
+                finished.wait()
+                break
+            except KeyboardInterrupt:
+                continue
+        worker.join()
+        raise
+    worker.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]

@@ -10,13 +10,12 @@ into one by remembering the primary sets seen.
 from __future__ import annotations
 
 import os
-import threading
 
 from ortools.sat.python import cp_model
 
 from ..encoders.cpsat import encode_cpsat
 from ..problem import Problem
-from .base import Backend, Deadline, SearchResult, SolveResult, Status
+from .base import Backend, Deadline, SearchResult, SolveResult, Status, run_stoppable
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -101,44 +100,8 @@ def _run(solver, model, callback=None):
     was in malloc (its presolve allocates a lot) deadlocked the process for
     good (seen on faase: the handler waiting on the allocator lock its own
     thread held).  It also left itself installed after the solve, so a later
-    Ctrl-C killed puzzlesat outright.  So CP-SAT is told not to catch SIGINT,
-    the solve runs in a thread (it releases the GIL), and the main thread
-    waits in Python, where Ctrl-C raises KeyboardInterrupt: the search is
-    stopped, joined, and the interrupt passed on to the caller.
+    Ctrl-C killed puzzlesat outright.  So CP-SAT is told not to catch SIGINT
+    and the solve runs where Python sees Ctrl-C (:func:`run_stoppable`).
     """
     solver.parameters.catch_sigint_signal = False
-    if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model, callback)
-    out: dict = {}
-    finished = threading.Event()
-
-    def work():
-        try:
-            out["status"] = solver.solve(model, callback)
-        except BaseException as e:  # re-raised in the caller's thread
-            out["error"] = e
-        finally:
-            finished.set()
-
-    # waiting on an Event, not on Thread.join: a KeyboardInterrupt inside
-    # join() can mark a running thread as finished (CPython 3.11), and the
-    # solve thread then dies at interpreter exit inside OR-Tools (abort)
-    worker = threading.Thread(target=work, name="cp-sat", daemon=True)
-    worker.start()
-    try:
-        while not finished.wait(0.05):
-            pass
-    except KeyboardInterrupt:
-        solver.stop_search()
-        while True:  # it stops within moments; a second Ctrl-C must not leave it running
-            try:
-                finished.wait()
-                break
-            except KeyboardInterrupt:
-                continue
-        worker.join()
-        raise
-    worker.join()
-    if "error" in out:
-        raise out["error"]
-    return out["status"]
+    return run_stoppable(lambda: solver.solve(model, callback), solver.stop_search)

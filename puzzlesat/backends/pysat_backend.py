@@ -15,7 +15,7 @@ from pysolvers import error as _SolverError
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause
+from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause, run_stoppable
 
 #: canonical name -> aliases, as PySAT spells them
 SOLVERS: dict[str, tuple[str, ...]] = {
@@ -52,7 +52,9 @@ class PySatBackend(Backend):
         return Solver(name=self.solver, bootstrap_with=clauses)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
-        if time_limit is not None and self.solver in NO_INTERRUPT:
+        if self.solver in NO_INTERRUPT and (time_limit is not None or (self.responsive and _can_fork())):
+            # these solvers hold the GIL and ignore interrupt(): a child process
+            # is the only way to stop them at a deadline or let progress be drawn
             return self._search_in_child(problem, limit, time_limit, keep, on_solution)
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
@@ -69,7 +71,7 @@ class PySatBackend(Backend):
                     if tally.count and not incremental:
                         stopped = "non-incremental solver"
                         break
-                    res = _solve(s, deadline)
+                    res = _solve(s, deadline, self.responsive)
                     if res is None:
                         stopped = "time-limit"
                         break
@@ -109,8 +111,8 @@ class PySatBackend(Backend):
         tally, stopped, complete, stats = Tally(keep, on_solution), None, False, {}
         try:
             while True:
-                remaining = deadline.remaining()
-                if remaining <= 0 or not recv.poll(remaining):
+                remaining = deadline.remaining()  # None: no limit, wait for the child
+                if remaining is not None and (remaining <= 0 or not recv.poll(remaining)):
                     stopped = "time-limit"
                     break
                 try:
@@ -151,19 +153,31 @@ def unavailable_reason(canon: str) -> str:
     return _PROBED[canon]
 
 
-def _solve(s: Solver, deadline: Deadline):
-    """s.solve() under the deadline: True / False, or None when time ran out."""
+def _solve(s: Solver, deadline: Deadline, responsive: bool = False):
+    """s.solve() under the deadline: True / False, or None when time ran out.
+
+    With a deadline, or when ``responsive``, the solve runs as
+    solve_limited (which releases the GIL) under :func:`run_stoppable`, so
+    that a timer or a Ctrl-C can interrupt it and progress can be drawn."""
     remaining = deadline.remaining()
-    if remaining is None:
+    if remaining is None and not responsive:
         return s.solve()
-    if remaining <= 0:
+    if remaining is not None and remaining <= 0:
         return None
-    timer = threading.Timer(remaining, s.interrupt)
-    timer.start()
+    timer = threading.Timer(remaining, s.interrupt) if remaining is not None else None
+    if timer:
+        timer.start()
     try:
-        res = s.solve_limited(expect_interrupt=True)
+        res = run_stoppable(lambda: s.solve_limited(expect_interrupt=True), s.interrupt)
     finally:
-        timer.cancel()
+        if timer:
+            timer.cancel()
     if res is None:
         s.clear_interrupt()
     return res
+
+
+def _can_fork() -> bool:
+    return ("fork" in multiprocessing.get_all_start_methods()
+            and threading.current_thread() is threading.main_thread()
+            and not multiprocessing.current_process().daemon)

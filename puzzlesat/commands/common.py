@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..backends import BackendError
@@ -55,6 +56,15 @@ def positive_int(s: str) -> int:
 def add_preprocess_option(p) -> None:
     p.add_argument("--preprocess", action="store_true",
                    help="let the family simplify first (nonograms: cells fixed by line logic become units)")
+
+
+def add_progress_option(p) -> None:
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show progress on stderr (default: when stderr is a terminal)")
+
+
+def wants_progress(args) -> bool:
+    return sys.stderr.isatty() if args.progress is None else args.progress
 
 
 def load(args):

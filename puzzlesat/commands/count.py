@@ -7,8 +7,8 @@ import sys
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
-from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option, backend_for,
-                     load, positive_int)
+from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
+                     add_progress_option, backend_for, load, positive_int, wants_progress)
 
 NAME = "count"
 HELP = "count solutions (--unique: up to the board's symmetries)"
@@ -26,14 +26,13 @@ def add_arguments(p) -> None:
                    help="print the first K solutions found (default K=2)")
     p.add_argument("--jobs", "-j", type=positive_int, default=os.cpu_count() or 1, metavar="N",
                    help="count large problems as sub-problems in N worker processes (default: all %(default)s cores)")
-    p.add_argument("--progress", action="store_true", default=None,
-                   help="show progress on stderr (default: when stderr is a terminal)")
+    add_progress_option(p)
 
 
 def run(args) -> int:
     puzzle, problem = load(args)
     backend = backend_for(args, problem, "count")
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    progress = wants_progress(args)
     out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
                      keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate), progress=progress,
                      problem=problem, jobs=args.jobs)

@@ -8,7 +8,8 @@ from .. import jobs
 from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError
-from .common import add_backend_options, add_color_option, add_instance, add_preprocess_option, backend_for, load
+from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
+                     add_progress_option, backend_for, load, wants_progress)
 
 NAME = "solve"
 HELP = "solve a puzzle and print the verified solution"
@@ -19,6 +20,7 @@ def add_arguments(p) -> None:
     add_backend_options(p, "solve")
     add_color_option(p)
     add_preprocess_option(p)
+    add_progress_option(p)
     p.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG")
     p.add_argument("--png", metavar="FILE", help="also draw the solution as PNG (where the family can)")
 
@@ -26,7 +28,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     puzzle, problem = load(args)
     backend = backend_for(args, problem, "solve")
-    out = jobs.solve(puzzle, backend, time_limit=args.time_limit, problem=problem)
+    out = jobs.solve(puzzle, backend, time_limit=args.time_limit, problem=problem, progress=wants_progress(args))
     if out.solution is not None:
         if args.svg:
             _write(args.svg, puzzle.render_svg(out.solution))

@@ -193,3 +193,29 @@ def test_ctrl_c_ends_a_solve_labelled_interrupted(backend, shared_dir):
     d = json.loads(out)
     assert (d["status"], d["stopped_by"], d["backend"]) == ("unknown", "interrupted", backend)
     assert d["seconds"] < 60
+
+
+@pytest.mark.parametrize("backend", ["cadical195", "glucose4", "cpsat"])
+def test_progress_clock_moves_while_no_solution_arrives(cli, backend):
+    # 5x3x2x2 has no tiling; the search finds nothing before the limit, yet
+    # the progress line must keep counting the seconds (a heartbeat, which
+    # needs the solver to leave the GIL: CaDiCaL runs in a child for it)
+    r = cli("solve", "pentomino-5x3x2x2", "-b", backend, "-t", "1.6", "--progress")
+    frames = [f.replace("\x1b[K", "") for f in r.err.splitlines()]  # "\r"-separated; text mode reads them as lines
+    if r.code == 1:  # CP-SAT may prove it within the limit
+        assert r.out.startswith("no solution (proved by cpsat")
+        return
+    assert r.code == 3, r.err
+    assert r.out.startswith("unknown: ")
+    assert f"solving ({backend}): 0.5s" in frames and f"solving ({backend}): 1.0s" in frames, frames
+    r = cli("count", "pentomino-5x3x2x2", "-b", backend, "-t", "1.6", "--progress", "-j", "1")
+    frames = [f.replace("\x1b[K", "") for f in r.err.splitlines()]
+    if r.code == 0:
+        assert r.out.startswith("0 solutions")
+        return
+    assert "counting: 0 solutions, 0.0/s, 1.0s" in frames, frames
+
+
+def test_no_progress_draws_nothing(cli):
+    r = cli("solve", "pentomino-5x3x2x2", "-b", "glucose4", "-t", "0.8", "--no-progress")
+    assert (r.code, r.err) == (3, "")
