@@ -103,8 +103,8 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     if reason:
         return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason)
     backend = backend or pick_backend(problem, None, "solve")
-    if progress:
-        backend.responsive = True
+    responsive = backend.responsive
+    backend.responsive = responsive or progress  # the progress line needs the GIL now and then
     prog = Progress(progress, f"solving ({backend.name})", counting=False)
     try:
         if _symmetric_first(puzzle, problem, backend):
@@ -118,6 +118,7 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
         r: SolveResult = backend.solve(problem, time_limit=time_limit)
     finally:
         prog.done()
+        backend.responsive = responsive
     sol = None
     if r.status == Status.SOLVED:
         sol = decode_verified(puzzle, problem, r.assignment, backend.name)
@@ -519,8 +520,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
     deadline = Deadline(time_limit)
     prog = Progress(progress)
-    if progress:
-        backend.responsive = True
+    responsive = backend.responsive
+    backend.responsive = responsive or progress  # the progress line needs the GIL now and then
     ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs)
     try:
         if unique and len(problem.symmetries) > 1:
@@ -543,6 +544,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         method = "interrupted"
     finally:
         prog.done()
+        backend.responsive = responsive
     return CountOutcome(n, complete, unique, backend.name, deadline.elapsed(), ctr.stopped_by,
                         method, None, ctr.solutions, max(ctr.runs, prog.parts_total), len(implied))
 

@@ -286,3 +286,13 @@ def test_ctrl_c_ends_a_count_with_a_labelled_lower_bound(backend, j):
     first = out.splitlines()[0]
     assert first.startswith("at least ") and first.endswith("solutions, incomplete (stopped by interrupted)"), out
     assert "Traceback" not in err
+
+
+def test_progress_leaves_the_backend_as_it_found_it():
+    # drawing progress makes the back end keep the GIL free (CaDiCaL then runs
+    # in a child); a later job without progress must not pay for that
+    puzzle = load_puzzle("pentomino-3x20")
+    for backend in (get_backend("cadical195"), get_backend("glucose4")):
+        assert jobs.solve(puzzle, backend, progress=True).status.value == "solved"
+        assert jobs.count(puzzle, backend, unique=True, progress=True).count == 2
+        assert backend.responsive is False
