@@ -13,7 +13,7 @@ from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError
 from ..loading import load_puzzle
-from .common import add_backend_options, add_color_option, add_instance, backend_for
+from .common import add_backend_options, add_color_option, add_instance, add_progress_option, backend_for, wants_progress
 
 NAME = "check"
 HELP = "nonograms: solvable? unique? solvable by line logic alone? matches its goal?"
@@ -29,6 +29,7 @@ def add_arguments(p) -> None:
     p.add_argument("--steps", action="store_true", help="print each line-solving round as a partial grid")
     p.add_argument("--preprocess", action="store_true",
                    help="give the back end the cells line logic fixes as unit clauses")
+    add_progress_option(p)
 
 
 def run(args) -> int:
@@ -42,7 +43,8 @@ def run(args) -> int:
     lines = line_solve(puzzle, record=args.steps)
     problem = puzzle.compile(preprocess=args.preprocess)
     backend = backend_for(args, problem, "solve")
-    out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem)
+    out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem,
+                     progress=wants_progress(args))
     found = out.count
     if out.reason:  # impossible before solving (row and column sums differ)
         solvable, unique = False, False
