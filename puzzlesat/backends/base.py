@@ -184,11 +184,13 @@ def run_stoppable(work: Callable[[], object], stop: Callable[[], object]):
         while not finished.wait(0.05):
             pass
     except KeyboardInterrupt:
-        stop()
-        while True:  # it stops within moments; a second Ctrl-C must not leave it running
+        # stop() again until work returns: a stop that lands before the solver
+        # has started its search is lost; a second Ctrl-C must not leave it running
+        while True:
             try:
-                finished.wait()
-                break
+                stop()
+                if finished.wait(0.1):
+                    break
             except KeyboardInterrupt:
                 continue
         worker.join()
