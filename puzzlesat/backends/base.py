@@ -6,6 +6,7 @@ true *primary* variables.  It never knows what the variables mean.
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 import time
 from dataclasses import dataclass, field
@@ -150,6 +151,12 @@ def blocking_clause(problem: Problem, true_primary: frozenset) -> list[int]:
     if problem.fixed_weight:
         return [-v for v in true_primary]
     return [(-v if v in true_primary else v) for v in problem.primary]
+
+
+def can_fork() -> bool:
+    """True when a search may run in a forked child here (fork exists, and this
+    is not a daemonic pool worker, which may not have children)."""
+    return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon
 
 
 def run_stoppable(work: Callable[[], object], stop: Callable[[], object]):

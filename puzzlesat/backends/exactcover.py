@@ -24,7 +24,7 @@ import time
 
 from ..encoders.exactcover import ExactCover, NotExactCover, exact_cover
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult
+from .base import Backend, BackendError, Deadline, SearchResult, can_fork
 
 ALGORITHMS = ("auto", "x", "m", "c")
 #: seconds between progress messages from the search
@@ -80,7 +80,7 @@ class ExactCoverBackend(Backend):
                  "items": sum(len(c.items) for c in cases)}
         isolate = self.isolate
         if isolate is None:
-            isolate = _can_fork()
+            isolate = can_fork()
         stats["isolated"] = bool(isolate)
 
         count, sols, stopped, complete = 0, [], None, False
@@ -136,10 +136,6 @@ def _pick(algorithm: str, case: ExactCover) -> str:
     if algorithm == "auto":
         return "m" if case.needs_multiplicity else "x"
     return algorithm
-
-
-def _can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon
 
 
 def _with_deadline(messages, deadline: Deadline):

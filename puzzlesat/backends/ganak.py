@@ -20,7 +20,7 @@ import signal
 
 from ..encoders.cnf import check_encoding, encode_cnf
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult
+from .base import Backend, BackendError, Deadline, SearchResult, can_fork
 
 DEFAULT_ENCODING = "mixed"
 
@@ -49,7 +49,7 @@ class GanakBackend(Backend):
         job = (enc.clauses, enc.n_vars, list(problem.primary), self.seed)
         isolate = self.isolate
         if isolate is None:
-            isolate = _can_fork()
+            isolate = can_fork()
         stats["isolated"] = bool(isolate)
         total, stopped = None, None
         try:
@@ -76,10 +76,6 @@ class GanakBackend(Backend):
     def enumerate(self, problem: Problem, *, limit=None, time_limit=None):
         raise BackendError("backend 'ganak' only counts solutions; it cannot enumerate them "
                            "(use e.g. 'exact' or 'cadical195')")
-
-
-def _can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon
 
 
 def _count(clauses, n_vars, projection, seed) -> int:

@@ -15,7 +15,7 @@ from pysolvers import error as _SolverError
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause, run_stoppable
+from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause, can_fork, run_stoppable
 
 #: canonical name -> aliases, as PySAT spells them
 SOLVERS: dict[str, tuple[str, ...]] = {
@@ -52,7 +52,7 @@ class PySatBackend(Backend):
         return Solver(name=self.solver, bootstrap_with=clauses)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
-        if self.solver in NO_INTERRUPT and (time_limit is not None or (self.responsive and _can_fork())):
+        if self.solver in NO_INTERRUPT and (time_limit is not None or (self.responsive and can_fork())):
             # these solvers hold the GIL and ignore interrupt(): a child process
             # is the only way to stop them at a deadline or let progress be drawn
             return self._search_in_child(problem, limit, time_limit, keep, on_solution)
@@ -175,9 +175,3 @@ def _solve(s: Solver, deadline: Deadline, responsive: bool = False):
     if res is None:
         s.clear_interrupt()
     return res
-
-
-def _can_fork() -> bool:
-    return ("fork" in multiprocessing.get_all_start_methods()
-            and threading.current_thread() is threading.main_thread()
-            and not multiprocessing.current_process().daemon)
