@@ -43,6 +43,7 @@ import math
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from fractions import Fraction
 from dataclasses import dataclass, field
 
@@ -103,10 +104,7 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     if reason:
         return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason)
     backend = backend or pick_backend(problem, None, "solve")
-    responsive = backend.responsive
-    backend.responsive = responsive or progress  # the progress line needs the GIL now and then
-    prog = Progress(progress, f"solving ({backend.name})", counting=False)
-    try:
+    with _drawing_progress(backend, progress, f"solving ({backend.name})", counting=False):
         if _symmetric_first(puzzle, problem, backend):
             deadline = Deadline(time_limit)
             found = _search_symmetric_first(puzzle, problem, backend, 1, deadline)
@@ -116,9 +114,6 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
                                 deadline.elapsed(), method=found.how,
                                 stopped_by=found.stopped_by if status == Status.UNKNOWN else None)
         r: SolveResult = backend.solve(problem, time_limit=time_limit)
-    finally:
-        prog.done()
-        backend.responsive = responsive
     sol = None
     if r.status == Status.SOLVED:
         sol = decode_verified(puzzle, problem, r.assignment, backend.name)
@@ -362,6 +357,20 @@ class Progress:
                 sys.stderr.flush()
 
 
+@contextmanager
+def _drawing_progress(backend: Backend, enabled: bool, label: str = "counting", counting: bool = True):
+    """A :class:`Progress` line for the job, with the back end asked to keep
+    the GIL free meanwhile (the heartbeat needs it); both undone at the end."""
+    responsive = backend.responsive
+    backend.responsive = responsive or enabled
+    prog = Progress(enabled, label, counting)
+    try:
+        yield prog
+    finally:
+        prog.done()
+        backend.responsive = responsive
+
+
 class _Counter:
     """Runs the sub-counts of one count job under one deadline and limit,
     verifying every solution a back end hands back."""
@@ -519,32 +528,27 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     if keep and not backend.can_enumerate:
         raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
     deadline = Deadline(time_limit)
-    prog = Progress(progress)
-    responsive = backend.responsive
-    backend.responsive = responsive or progress  # the progress line needs the GIL now and then
-    ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs)
-    try:
-        if unique and len(problem.symmetries) > 1:
-            n, complete = _orbits(ctr, problem, problem.symmetries, limit)
-            method = "symmetry-reduced"
-        elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend):
-            found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
-            n, complete = len(found.decoded), found.complete
-            method = "enumerate" if found.how == "search" else found.how
-            ctr.stopped_by = found.stopped_by
-            ctr.solutions = found.decoded if keep else []
-            ctr.runs = found.runs
-        else:
-            r = ctr.run(problem, keep=True, budget=limit)
-            n, complete = r.count, r.complete
-            method = "enumerate" if backend.can_enumerate else "model-count"
-    except KeyboardInterrupt:
-        n, complete = 0, False
-        ctr.stopped_by = "interrupted"
-        method = "interrupted"
-    finally:
-        prog.done()
-        backend.responsive = responsive
+    with _drawing_progress(backend, progress) as prog:
+        ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs)
+        try:
+            if unique and len(problem.symmetries) > 1:
+                n, complete = _orbits(ctr, problem, problem.symmetries, limit)
+                method = "symmetry-reduced"
+            elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend):
+                found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
+                n, complete = len(found.decoded), found.complete
+                method = "enumerate" if found.how == "search" else found.how
+                ctr.stopped_by = found.stopped_by
+                ctr.solutions = found.decoded if keep else []
+                ctr.runs = found.runs
+            else:
+                r = ctr.run(problem, keep=True, budget=limit)
+                n, complete = r.count, r.complete
+                method = "enumerate" if backend.can_enumerate else "model-count"
+        except KeyboardInterrupt:
+            n, complete = 0, False
+            ctr.stopped_by = "interrupted"
+            method = "interrupted"
     return CountOutcome(n, complete, unique, backend.name, deadline.elapsed(), ctr.stopped_by,
                         method, None, ctr.solutions, max(ctr.runs, prog.parts_total), len(implied))
 
