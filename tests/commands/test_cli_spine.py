@@ -219,3 +219,13 @@ def test_progress_clock_moves_while_no_solution_arrives(cli, backend):
 def test_no_progress_draws_nothing(cli):
     r = cli("solve", "pentomino-5x3x2x2", "-b", "glucose4", "-t", "0.8", "--no-progress")
     assert (r.code, r.err) == (3, "")
+
+
+def test_check_draws_progress_while_it_searches(cli, shared_dir):
+    # check runs the count job's search for two; the heartbeat keeps its clock moving
+    r = cli("check", shared_dir / "data" / "nonograms" / "n-dom" / "14-dom.non", "-t", "0.8", "--progress")
+    assert r.code in (0, 3), r.err
+    frames = [f.replace("\x1b[K", "") for f in r.err.splitlines()]
+    assert any(f.startswith("counting: ") and f.endswith(" 0.5s") for f in frames), frames
+    r = cli("check", shared_dir / "data" / "nonograms" / "n-dom" / "14-dom.non", "-t", "0.8", "--no-progress")
+    assert r.err == ""
