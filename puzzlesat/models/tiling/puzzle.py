@@ -1,8 +1,9 @@
 """The tiling puzzle: pieces with counts on a board of lattice cells.
 
 Compiles to one placement indicator per distinct image of a piece inside the
-board, ExactlyOne per board cell and Exactly(count) per piece; the board's
-symmetries become permutations of the placement indicators.
+board, ExactlyOne per board cell and Exactly(count) per piece, except the
+one count the others and the board's area imply (see ``_implied_count``);
+the board's symmetries become permutations of the placement indicators.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class Tiling(Puzzle):
         prob = Problem(fixed_weight=True)
         by_cell: dict[Point, list[int]] = {c: [] for c in sorted(self.board)}
         self._orient_used: dict[str, set[int]] = {}
+        implied = self._implied_count()
         for piece in self.pieces:
             shapes = self.orientations_of(piece)
             vs = []
@@ -94,12 +96,28 @@ class Tiling(Puzzle):
             if not vs:
                 raise InputError(f"piece {piece.name} fits nowhere on the board", self.path, piece.line)
             self._orient_used[piece.name] = used
-            prob.exactly(piece.count, vs)
+            if piece is not implied:
+                prob.exactly(piece.count, vs)
         for cell, vs in by_cell.items():
             prob.exactly_one(vs)
         prob.symmetries = self._symmetries(prob)
         self._problem = prob
         return prob
+
+    def _implied_count(self) -> Piece | None:
+        """The piece whose count constraint the model leaves out, or None.
+
+        Every free cell is covered once, so the pieces' areas add up to the
+        board's: sum(size(p) * n(p)) = |board|.  With every other count fixed,
+        that fixes the last one, so one Exactly(k) is redundant.  We drop the
+        one with the largest k > 1, the costliest to encode (a counter with
+        k * n auxiliaries in CNF, a multiplicity item for the exact-cover
+        engine): a board of dominoes alone then needs no counter at all.
+        Counts of 1 stay (they are what the orbit method restricts)."""
+        if self.area_mismatch() is not None:
+            return None
+        best = max(self.pieces, key=lambda p: p.count, default=None)
+        return best if best is not None and best.count > 1 else None
 
     def implied(self, problem: Problem) -> list:
         """Placements that cut off a region no remaining pieces can fill are
