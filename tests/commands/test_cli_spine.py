@@ -39,6 +39,23 @@ def test_count_limit_is_incomplete_with_exit_3(cli):
     assert r.out.startswith("at least 2 solutions, incomplete (stopped by limit)")
 
 
+def test_count_says_when_it_picks_the_model_counter(cli):
+    r = cli("count", "dominoes-8x8", "--unique")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "1629189 solutions up to symmetry"
+    assert lines[1].startswith("ganak, symmetry-reduced, 8 symmetries, ")
+    assert lines[2] == ("(ganak chosen: about 1.3e+07 solutions by Knuth's estimate over 128 random descents, "
+                        "too many to enumerate one by one)")
+    d = cli("count", "dominoes-8x8", "--json").json()
+    assert (d["count"], d["backend"], d["expected"]) == (12988816, "ganak", 12988816)
+    assert d["backend_choice"].startswith("about 1.3e+07 solutions")
+    d = cli("count", "pentomino-3x20", "--json").json()  # few solutions: enumerated
+    assert (d["count"], d["backend"], d["backend_choice"]) == (8, "exact", None)
+    d = cli("count", "dominoes-8x8", "--limit", "2", "--json").json()  # listed: enumerated
+    assert (d["count"], d["backend"], d["verdict"]) == (2, "exact", "multiple")
+
+
 def test_count_plain_text(cli):
     r = cli("count", "dominoes-2x4", "--unique", "--backend", "cpsat")
     assert r.code == 0
@@ -179,15 +196,24 @@ def test_ctrl_c_ends_a_solve_labelled_interrupted(backend, shared_dir):
     import time
 
     if backend == "cpsat":
-        instance, wait = str(shared_dir / "data" / "nonograms" / "survey" / "faase.non"), 5.0
+        instance = str(shared_dir / "data" / "nonograms" / "survey" / "faase.non")
     else:
-        instance, wait = "pentomino-5x3x2x2", 2.0
-    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "solve", instance, "-b", backend, "--json"],
+        instance = "pentomino-5x3x2x2"
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "solve", instance, "-b", backend, "--json",
+                          "--progress"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(wait)
+    # interrupt the search, not the loading (a fixed sleep raced it on a
+    # busy machine): wait for the progress line's first tick
+    seen = ""
+    while f"solving ({backend}): " not in seen:
+        c = p.stderr.read(1)
+        assert c, (p.wait(), seen)
+        seen += c
+    time.sleep(1.0)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
+    err = seen + err
     assert p.returncode == 3, err
     assert "Traceback" not in err and "terminate" not in err
     d = json.loads(out)
