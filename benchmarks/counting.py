@@ -23,7 +23,10 @@ Engines:
   count -b exact --jobs 1`` does: the family's implied constraints (dead
   placements) added first, every solution decoded and verified;
 - ``unique``: ``jobs.count(unique=True)`` with the exact back end (symmetry
-  reduction too) — the count of solutions up to symmetry, not the raw count.
+  reduction too) — the count of solutions up to symmetry, not the raw count;
+- ``default``, ``default-unique``: ``jobs.count()`` with no back end given —
+  what ``puzzlesat count`` does: the exact engine, or Ganak when Knuth's
+  estimate finds very many solutions (the estimate's cost included).
 
 Every (instance, engine) runs in its own process (new session, killed as a
 group on timeout) and reports the CPU seconds of the count alone (its own and
@@ -95,16 +98,15 @@ def synthetic(name: str):
 
 
 def load(name: str):
-    """(problem, puzzle or None); None if the instance does not exist here."""
-    p = synthetic(name)
-    if p is not None:
-        return p, None
+    """(problem, puzzle or None); None if the instance does not exist here.
+    A bundled instance of the name comes first (dominoes-8x8)."""
     try:
         from puzzlesat.loading import load_puzzle
 
         puzzle = load_puzzle(name)
     except Exception:
-        return None, None
+        p = synthetic(name)
+        return (p, None) if p is not None else (None, None)
     return puzzle.compile(), puzzle
 
 
@@ -183,16 +185,19 @@ def run_one(instance: str, engine: str, timeout: float) -> dict:
         if restricted is None:
             return {"status": "n/a"}
         n = raw_miniexact(restricted)
-    elif engine in ("unique", "count"):
+    elif engine in ("unique", "count", "default", "default-unique"):
         from puzzlesat import jobs
         from puzzlesat.backends import get_backend
 
         if puzzle is None:
             return {"status": "n/a"}
-        out = jobs.count(puzzle, get_backend("exact"), unique=engine == "unique", time_limit=timeout,
+        # default*: the engine count picks by itself (the exact one, or Ganak when
+        # Knuth's estimate finds very many solutions), estimate included
+        backend = None if engine.startswith("default") else get_backend("exact")
+        out = jobs.count(puzzle, backend, unique=engine in ("unique", "default-unique"), time_limit=timeout,
                          problem=problem)
         n, complete, stopped = out.count, out.complete, out.stopped_by
-        extra = {"method": out.method, "runs": out.subproblems}
+        extra = {"method": out.method, "runs": out.subproblems, "backend": out.backend}
     else:
         from puzzlesat.backends import get_backend
 
@@ -281,7 +286,7 @@ def main(argv=None) -> int:
         if any(r["status"] == "missing" for r in results.values()):
             print(f"{inst:24} not available here, skipped", file=sys.stderr)
             continue
-        counts = {r["count"] for e, r in results.items() if r["status"] == "ok" and e not in ("unique", "raw-orbits")}
+        counts = {r["count"] for e, r in results.items() if r["status"] == "ok" and e not in ("unique", "default-unique", "raw-orbits")}
         if len(counts) > 1:
             print(f"!! {inst}: engines disagree: {counts}", file=sys.stderr)
         rows.append((inst, results, counts))
@@ -291,8 +296,10 @@ def main(argv=None) -> int:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for inst, results, counts in rows:
         n = "/".join(str(c) for c in sorted(counts)) if counts else "?"
-        if "unique" in results and results["unique"]["status"] == "ok":
-            n += f" ({results['unique']['count']} unique)"
+        for u in ("unique", "default-unique"):
+            if u in results and results[u]["status"] == "ok":
+                n += f" ({results[u]['count']} unique)"
+                break
         base = results.get(base_name)
         lines.append("| " + " | ".join([inst, n] + [cell(results[e], base if e != base_name else None)
                                                    for e in engines]) + " |")

@@ -31,7 +31,11 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     puzzle, problem = load(args)
-    backend = backend_for(args, problem, "count")
+    listing = bool(args.show) or args.limit is not None
+    if args.backend is None:
+        backend, choice = jobs.choose_count_backend(problem, args.encoding, listing=listing)
+    else:
+        backend, choice = backend_for(args, problem, "count"), None
     progress = wants_progress(args)
     out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
                      keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate), progress=progress,
@@ -41,7 +45,8 @@ def run(args) -> int:
         emit_json({
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
             "count": out.count, "unique": args.unique, "complete": out.complete,
-            "stopped_by": out.stopped_by, "backend": out.backend, "method": out.method,
+            "stopped_by": out.stopped_by, "backend": out.backend, "backend_choice": choice,
+            "method": out.method,
             "seconds": round(out.seconds, 6), "symmetries": len(problem.symmetries),
             "jobs": args.jobs, "subproblems": out.subproblems, "implied_constraints": out.implied,
             "expected": puzzle.expected.get("unique" if args.unique else "count"),
@@ -64,6 +69,8 @@ def run(args) -> int:
         sym = f", {len(problem.symmetries)} symmetries" if args.unique else ""
         implied = f", {out.implied} implied constraints added" if out.implied else ""
         print(f"{line}\n{out.backend}, {out.method}{sym}{implied}, {out.seconds:.3f} s")
+        if choice:
+            print(f"({out.backend} chosen: {choice})")
         exp = puzzle.expected.get("unique" if args.unique else "count")
         if exp is not None and out.complete and exp != out.count:
             print(f"note: the instance file expects {exp}", file=sys.stderr)

@@ -1,0 +1,118 @@
+"""Knuth's estimate of a solution count, and the default count engine it picks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.encoders.exactcover import exact_cover
+from puzzlesat.estimate import _Tree, estimate_solutions
+from puzzlesat.loading import load_puzzle
+from puzzlesat.problem import Automaton, Problem
+
+from .backends.test_exactcover import brute_force, dominoes, random_problem, two_kinds
+
+
+class _Replay:
+    """A stand-in for random.Random that takes the choices of a given path
+    (then the first option), recording the branching degrees."""
+
+    def __init__(self, path):
+        self.path, self.taken, self.degrees = path, [], []
+
+    def choice(self, seq):
+        i = self.path[len(self.taken)] if len(self.taken) < len(self.path) else 0
+        self.taken.append(i)
+        self.degrees.append(len(seq))
+        return seq[i]
+
+
+def solution_leaves(tree: _Tree) -> int:
+    """Walk every descent path; count those that end in a solution.  The
+    estimator is unbiased exactly when this equals the number of solutions
+    (each solution is the end of one path, and its estimate is then the
+    product of the degrees, which is 1 / its probability)."""
+    leaves, path = 0, []
+    while True:
+        rng = _Replay(path)
+        value = tree.descend(rng)
+        product = 1
+        for d in rng.degrees:
+            product *= d
+        if value:
+            assert value == product
+            leaves += 1
+        taken, degrees = rng.taken, rng.degrees
+        j = len(taken) - 1
+        while j >= 0 and taken[j] == degrees[j] - 1:
+            j -= 1
+        if j < 0:
+            return leaves
+        path = taken[:j] + [taken[j] + 1]
+
+
+def choose(k, n):
+    p = Problem()
+    p.exactly(k, [p.var(i) for i in range(n)])
+    return p
+
+
+@pytest.mark.parametrize("problem, n", [(dominoes(4, 4), 36), (dominoes(3, 6), 41), (two_kinds(3, 4, 11), 35),
+                                        (choose(2, 4), 6), (choose(3, 6), 20)])
+def test_every_solution_ends_exactly_one_descent(problem, n):
+    # two_kinds has multiplicity items (Exactly(3), Exactly(4)): C(7, 3) = 35 orders;
+    # choose(k, n) branches on its multiplicity item k times: C(n, k) sets, not n!/(n-k)! sequences
+    assert sum(solution_leaves(_Tree(ec)) for ec in exact_cover(problem)) == n
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_every_solution_ends_exactly_one_descent_on_random_covers(seed):
+    # multiplicities, secondary items, equalities and units
+    rng = random.Random(seed)
+    p = random_problem(rng, rng.randint(2, 8))
+    assert sum(solution_leaves(_Tree(ec)) for ec in exact_cover(p)) == len(brute_force(p))
+
+
+def test_estimates_a_loose_cover_closely_and_reproducibly():
+    e = estimate_solutions(dominoes(6, 6), descents=2000)
+    assert e.hit_rate == 1.0 and e.descents == 2000
+    assert 0.9 * 6728 < e.solutions < 1.1 * 6728
+    assert estimate_solutions(dominoes(6, 6), descents=50) == estimate_solutions(dominoes(6, 6), descents=50)
+
+
+def test_stops_after_one_batch_when_most_descents_die():
+    e = estimate_solutions(load_puzzle("pentomino-6x10").compile(), batch=16)
+    assert e.descents == 16 and e.hit_rate < 0.5
+
+
+def test_no_estimate_for_a_problem_that_is_not_an_exact_cover():
+    p = Problem()
+    v = [p.var(i) for i in range(3)]
+    p.regular(v, Automaton(((0, 1), (0, None)), 0, frozenset({0, 1})))
+    assert estimate_solutions(p) is None
+
+
+# ---------------------------------------------------- the default count engine
+
+def test_count_picks_the_model_counter_for_a_board_of_dominoes():
+    t = load_puzzle("dominoes-8x8")
+    backend, why = jobs.choose_count_backend(t.compile(), listing=False)
+    assert backend.name == "ganak" and why.startswith("about 1.3e+07 solutions by Knuth's estimate")
+    out = jobs.count(t)
+    assert (out.count, out.complete, out.backend, out.method) == (12_988_816, True, "ganak", "model-count")
+    assert out.choice == why
+
+
+def test_count_enumerates_when_solutions_are_listed_or_few():
+    t = load_puzzle("dominoes-8x8")
+    backend, why = jobs.choose_count_backend(t.compile(), listing=True)
+    assert (backend.name, why) == ("exact", None)
+    out = jobs.count(t, limit=3, keep=True)
+    assert (out.count, out.complete, out.backend, out.choice) == (3, False, "exact", None)
+    for s in out.solutions:
+        t.verify(s)
+    for name in ("pentomino-6x10", "tetromino-pairs-5x8", "no0", "hexagon-tetrahexes-trihexes"):
+        backend, why = jobs.choose_count_backend(load_puzzle(name).compile(), listing=False)
+        assert (backend.name, why) == ("exact", None), name
