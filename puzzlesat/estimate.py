@@ -21,6 +21,8 @@ Works on the Problem IR through its exact-cover form; knows no puzzle rule.
 from __future__ import annotations
 
 import random
+import time
+from heapq import heappop, heappush
 from dataclasses import dataclass
 
 from .encoders.exactcover import ExactCover, NotExactCover, exact_cover
@@ -35,12 +37,14 @@ class Estimate:
 
 
 def estimate_solutions(problem: Problem, *, descents: int = 128, batch: int = 16,
-                       min_hit_rate: float = 0.5, seed: int = 0) -> Estimate | None:
+                       min_hit_rate: float = 0.5, seed: int = 0, budget: float = 0.3) -> Estimate | None:
     """Knuth's estimate of ``problem``'s solution count, or None when the
     problem is not an exact cover.  Descents run in batches; after each batch
     the run stops early once fewer than ``min_hit_rate`` of them have ended
     in a solution (the estimate is then unreliable and reported as such, at
-    the cost of one batch).  Seeded, so the same problem gets the same answer."""
+    the cost of one batch), or once ``budget`` CPU seconds have passed (a
+    large cover then gets fewer descents).  Seeded: the same problem gets the
+    same answer, unless the budget cuts it short."""
     try:
         cases = exact_cover(problem)
     except NotExactCover:
@@ -48,6 +52,7 @@ def estimate_solutions(problem: Problem, *, descents: int = 128, batch: int = 16
     if not cases:
         return Estimate(0.0, 0.0, 0)
     rng = random.Random(seed)
+    start = time.process_time()
     trees = [_Tree(ec) for ec in cases]
     total = 0.0
     hits = 0
@@ -59,7 +64,7 @@ def estimate_solutions(problem: Problem, *, descents: int = 128, batch: int = 16
             total += sum(values)
             hits += any(values)
             done += 1
-        if hits < min_hit_rate * done:
+        if hits < min_hit_rate * done or time.process_time() - start > budget:
             break
     return Estimate(total / done, hits / done, done)
 
@@ -81,16 +86,35 @@ class _Tree:
         need, cap, live = self.need0[:], self.cap0[:], self.live0[:]
         alive = [True] * len(self.options)
         options, item_options = self.options, self.item_options
-        open_items = [i for i, n in enumerate(need) if n > 0]
+        # the open items (still to be covered) in heaps by their number of
+        # live options; the MRV item is the lowest-numbered one in the lowest
+        # non-empty heap (ties by number keep a descent on a board's frontier,
+        # where fewer descents strand a cell).  Entries go stale when an item
+        # loses an option (live counts only fall) or is covered: dropped lazily.
+        heaps: list[list[int]] = [[] for _ in range(max(live, default=0) + 1)]
+        for i, n in enumerate(need):
+            if n > 0:
+                heaps[live[i]].append(i)
+        n_open = sum(len(h) for h in heaps)
         product = 1.0
 
         def kill(o):
             alive[o] = False
             for i in options[o]:
                 live[i] -= 1
+                if need[i] > 0:
+                    heappush(heaps[live[i]], i)
 
-        while open_items:
-            item = min(open_items, key=live.__getitem__)
+        def mrv():
+            for k, h in enumerate(heaps):
+                while h and (need[h[0]] == 0 or live[h[0]] != k):
+                    heappop(h)
+                if h:
+                    return h[0]
+            raise AssertionError("an open item in no heap")
+
+        while n_open:
+            item = mrv()
             cands = [o for o in item_options[item] if alive[o]]
             if not cands:
                 return 0.0
@@ -102,7 +126,7 @@ class _Tree:
                 if need[i] > 0:
                     need[i] -= 1
                     if need[i] == 0:
-                        open_items.remove(i)
+                        n_open -= 1
                 if cap[i] == 0:
                     for o2 in item_options[i]:
                         if alive[o2]:

@@ -98,7 +98,8 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
             except BackendError:
                 be = None
             if be is not None and be.supports(problem) is None:
-                return be, (f"about {est.solutions:.2g} solutions by Knuth's estimate over "
+                about = "more than 1e+308" if math.isinf(est.solutions) else f"about {est.solutions:.2g}"
+                return be, (f"{about} solutions by Knuth's estimate over "
                             f"{est.descents} random descents, too many to enumerate one by one")
     return _first_supporting(COUNT_PREFERENCE, problem, encoding), None
 

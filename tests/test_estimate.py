@@ -82,6 +82,11 @@ def test_estimates_a_loose_cover_closely_and_reproducibly():
     assert estimate_solutions(dominoes(6, 6), descents=50) == estimate_solutions(dominoes(6, 6), descents=50)
 
 
+def test_a_spent_budget_stops_after_one_batch():
+    e = estimate_solutions(dominoes(8, 8), batch=16, budget=0.0)
+    assert e.descents == 16 and e.hit_rate == 1.0
+
+
 def test_stops_after_one_batch_when_most_descents_die():
     e = estimate_solutions(load_puzzle("pentomino-6x10").compile(), batch=16)
     assert e.descents == 16 and e.hit_rate < 0.5
