@@ -76,7 +76,7 @@ def list_backends() -> list[dict]:
         ok = not why
         desc = "PySAT " + canon + (" (aliases: " + ", ".join(a for a in aliases if a != canon) + ")")
         if canon in NON_INCREMENTAL:
-            desc += "; not incremental: solves, but cannot count"
+            desc += "; not incremental: counts by solving afresh after each solution"
         rows.append({"name": canon, "kind": "pysat", "available": ok, "description": desc, "reason": why})
     for name, (spec, desc) in _FACTORIES.items():
         ok, why = True, ""

@@ -21,7 +21,8 @@ from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking
 SOLVERS: dict[str, tuple[str, ...]] = {
     k: v for k, v in vars(SolverNames).items() if not k.startswith("_")
 }
-#: PySAT solvers that cannot take clauses after solving (no blocking-clause counting)
+#: PySAT solvers that cannot take clauses after solving: they count by
+#: solving afresh, with every blocking clause so far, after each solution
 NON_INCREMENTAL = {"kissat404"}
 #: PySAT solvers whose solve cannot be interrupted: a time limit runs them in a
 #: child process that is killed at the deadline
@@ -62,34 +63,41 @@ class PySatBackend(Backend):
         complete = False
         stats = {"variables": enc.n_vars, "clauses": enc.n_clauses, "encoding": self.encoding}
         incremental = self.solver not in NON_INCREMENTAL
-        with self._new(enc.clauses) as s:
-            try:
-                while True:
-                    if limit is not None and tally.count >= limit:
-                        stopped = "limit"
-                        break
-                    if tally.count and not incremental:
-                        stopped = "non-incremental solver"
-                        break
-                    res = _solve(s, deadline, self.responsive)
-                    if res is None:
-                        stopped = "time-limit"
-                        break
-                    if not res:
-                        complete = True
-                        break
-                    sol = enc.true_primary(s.get_model())
-                    if tally.add(sol):
-                        stopped = "callback"
-                        break
-                    if incremental:
-                        s.add_clause(blocking_clause(problem, sol))
-            except KeyboardInterrupt:
-                stopped = "interrupted"
-            except _SolverError as e:  # PySAT turns Ctrl-C inside a solver into this
-                if "interrupt" not in str(e):
-                    raise
-                stopped = "interrupted"
+        blocks: list[list[int]] = []  # a non-incremental solver starts afresh with them
+        s = self._new(enc.clauses)
+        try:
+            while True:
+                if limit is not None and tally.count >= limit:
+                    stopped = "limit"
+                    break
+                res = _solve(s, deadline, self.responsive)
+                if res is None:
+                    stopped = "time-limit"
+                    break
+                if not res:
+                    complete = True
+                    break
+                sol = enc.true_primary(s.get_model())
+                if tally.add(sol):
+                    stopped = "callback"
+                    break
+                if incremental:
+                    s.add_clause(blocking_clause(problem, sol))
+                else:
+                    # it cannot take a clause after solving: a new solver with
+                    # every blocking clause so far (each solve starts cold)
+                    blocks.append(blocking_clause(problem, sol))
+                    s.delete()
+                    s = self._new(enc.clauses + blocks)
+                    stats["restarts"] = len(blocks)
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        except _SolverError as e:  # PySAT turns Ctrl-C inside a solver into this
+            if "interrupt" not in str(e):
+                raise
+            stopped = "interrupted"
+        finally:
+            s.delete()
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
 
 
