@@ -205,6 +205,12 @@ class Tiling(Puzzle):
         placements_per = {p.name: 0 for p in self.pieces}
         for v in problem.primary:
             placements_per[problem.meaning(v).piece] += 1
+        implied = self._implied_count()
+        notes = list(self.notes)
+        if implied is not None:
+            notes.append(f"piece {implied.name}'s count ({implied.count}) follows from the board's area"
+                         + (" and the other counts" if len(self.pieces) > 1 else "")
+                         + ": the model states no constraint for it")
         return {
             "lattice": self.lattice.name,
             "board_cells": len(self.board),
@@ -217,7 +223,8 @@ class Tiling(Puzzle):
             ],
             "fixed": [{"name": n, "cells": [[x + 1 for x in c] for c in cells]} for n, cells in self.fixed],
             "board_symmetries": len(problem.symmetries),
-            "notes": self.notes,
+            "implied_count": implied.name if implied is not None else None,
+            "notes": notes,
         }
 
     def describe_var(self, meaning) -> str:

@@ -90,3 +90,13 @@ def test_every_engine_counts_a_domino_board_the_same():
              for s in raw}
     unique = {b: jobs.count(t, get_backend(b), problem=problem, unique=True).count for b in ("exact", "ganak")}
     assert unique == {"exact": len(canon), "ganak": len(canon)}
+
+
+def test_info_says_which_count_the_model_leaves_out(cli):
+    r = cli("info", "dominoes-8x8", "--encodings", "mixed")
+    assert "note: piece D2's count (32) follows from the board's area: the model states no constraint for it" \
+        in r.out.splitlines()
+    assert "constraints 64 ExactlyOne" in r.out
+    d = cli("info", "tetromino-pairs-5x8", "--json").json()
+    assert d["implied_count"] == "I4" and d["problem"]["constraints"] == {"Exactly": 4, "ExactlyOne": 40}
+    assert cli("info", "pentomino-6x10", "--json").json()["implied_count"] is None
