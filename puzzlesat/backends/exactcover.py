@@ -11,8 +11,10 @@ has no callback or interrupt, so the search runs in a forked child process
 that streams counts (and, when asked for, solutions) back through a pipe;
 the parent enforces the time limit and Ctrl-C by killing the child, and
 reports what it had received as a lower bound.  Where a child cannot be
-started (inside a daemonic pool worker) the search runs inline and can stop
-only between solutions.
+started (inside a daemonic pool worker), or where the search tree provably
+has so few nodes that starting one costs more than the search
+(:func:`tree_bound`), the search runs inline and can stop only between
+solutions.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ ALGORITHMS = ("auto", "x", "m", "c")
 REPORT_EVERY = 0.05
 #: solutions per message when solutions are streamed
 BATCH = 2048
+#: a search whose tree provably has at most this many nodes runs inline: a
+#: child process would cost more than the search (miniexact visits ~1e7
+#: nodes a second), and Ctrl-C waits for it no longer than that
+INLINE_NODES = 200_000
 
 
 class ExactCoverBackend(Backend):
@@ -80,7 +86,8 @@ class ExactCoverBackend(Backend):
                  "items": sum(len(c.items) for c in cases)}
         isolate = self.isolate
         if isolate is None:
-            isolate = can_fork()
+            isolate = can_fork() and not all(a == "x" and tree_bound(c) <= INLINE_NODES
+                                             for c, a in zip(cases, algos))
         stats["isolated"] = bool(isolate)
 
         count, sols, stopped, complete = 0, [], None, False
@@ -130,6 +137,32 @@ class ExactCoverBackend(Backend):
         finally:
             messages.close()
         return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
+
+
+def tree_bound(case: ExactCover) -> float:
+    """An upper bound on the nodes of Algorithm X's search tree for ``case``.
+
+    Each node branches on one primary item, over at most ``b`` options (the
+    most any primary item has); each level covers at least ``w`` primary
+    items (the fewest an option covers), so at most ``d`` = ceil(items / w)
+    levels: at most 1 + b + ... + b**d nodes.  Only tiny covers get a small
+    bound (four L tetrominoes in a 4x4 box: 168,421 nodes, with b = 20 and
+    d = 4), which is all it is for."""
+    primary = [j for j, (_, p) in enumerate(case.items) if p]
+    if not primary:
+        return 1.0
+    per_item = [0] * len(case.items)
+    fewest = len(case.items)
+    for its in case.options:
+        covers = 0
+        for j in its:
+            per_item[j] += 1
+            covers += case.items[j][1]
+        if covers:
+            fewest = min(fewest, covers)
+    b = max(per_item[j] for j in primary)
+    d = -(-len(primary) // max(fewest, 1))
+    return float(sum(b ** k for k in range(d + 1)))
 
 
 def _pick(algorithm: str, case: ExactCover) -> str:

@@ -252,6 +252,43 @@ def test_inline_counts_agree():
     assert get_backend("exact", isolate=False).count(dominoes(6, 6)).count == 6728
 
 
+def _x_nodes(case) -> int:
+    """Nodes of Algorithm X's tree (branching on the first item with the
+    fewest options), by plain recursion: small covers only."""
+    opts = [set(its) for its in case.options]
+    primary = {j for j, (_, p) in enumerate(case.items) if p}
+
+    def walk(open_items, live):
+        if not open_items:
+            return 1
+        item = min(sorted(open_items), key=lambda j: sum(1 for o in live if j in opts[o]))
+        n = 1
+        for o in [o for o in live if item in opts[o]]:
+            n += walk(open_items - opts[o], [q for q in live if not (opts[q] & opts[o])])
+        return n
+
+    return walk(frozenset(primary), list(range(len(opts))))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_tree_bound_is_an_upper_bound(seed):
+    from puzzlesat.backends.exactcover import tree_bound
+    from puzzlesat.encoders.exactcover import exact_cover
+
+    rng = random.Random(seed)
+    p = dominoes(rng.randint(1, 4), rng.randint(2, 4)) if seed % 2 else random_problem(rng, rng.randint(2, 8))
+    for case in exact_cover(p):
+        if not case.needs_multiplicity:
+            assert _x_nodes(case) <= tree_bound(case)
+
+
+def test_a_provably_tiny_search_runs_inline_a_larger_one_in_a_child(exact):
+    r = exact.count(dominoes(2, 4))  # 5 tilings; bound 121 nodes
+    assert (r.count, r.stats["isolated"]) == (5, False)
+    r = exact.count(dominoes(6, 6))
+    assert (r.count, r.stats["isolated"]) == (6728, True)
+
+
 def test_ctrl_c_gives_a_lower_bound(exact):
     problem = dominoes(8, 8)  # built first: the signal must land in the count (~8 s)
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
