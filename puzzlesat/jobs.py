@@ -329,7 +329,8 @@ class Progress:
     while no solution arrives (a long search, a hard "no more solutions"
     proof).  It can only run while the search releases the GIL; jobs ask the
     back end for that with ``Backend.responsive``.  ``counting=False`` draws
-    a solve's line: elapsed time only."""
+    a line with no solution count: a solve's, or a model counter's (it has
+    no count until it ends)."""
 
     HEARTBEAT = 0.5
 
@@ -368,16 +369,16 @@ class Progress:
                 return
             self.last = now
             el = now - self.start
+            parts = ""
+            if self.parts_total:
+                parts = f", {self.parts_done}/{self.parts_total} sub-problems"
+                if self.parts_done:
+                    eta = el * (self.parts_total - self.parts_done) / self.parts_done
+                    parts += f", ETA {eta:.0f}s"
             if not self.counting:
-                line = f"{self.label}: {el:.1f}s"
+                line = f"{self.label}: {el:.1f}s{parts}"
             else:
                 rate = self.n / el if el > 0 else 0.0
-                parts = ""
-                if self.parts_total:
-                    parts = f", {self.parts_done}/{self.parts_total} sub-problems"
-                    if self.parts_done:
-                        eta = el * (self.parts_total - self.parts_done) / self.parts_done
-                        parts += f", ETA {eta:.0f}s"
                 line = f"{self.label}: {self.n} solutions, {rate:.1f}/s, {el:.1f}s{parts}"
             sys.stderr.write(f"\r{line}\x1b[K")
             sys.stderr.flush()
@@ -566,7 +567,9 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     if keep and not backend.can_enumerate:
         raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
     deadline = Deadline(time_limit)
-    with _drawing_progress(backend, progress) as prog:
+    # a model counter has no count until it ends: its line shows the clock
+    label = "counting" if backend.can_enumerate else f"counting ({backend.name})"
+    with _drawing_progress(backend, progress, label, counting=backend.can_enumerate) as prog:
         ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs)
         try:
             if unique and len(problem.symmetries) > 1:

@@ -60,6 +60,9 @@ def run(args) -> int:
             line = f"{out.count} {what}"
             if out.count == 1:
                 line += " (unique)"
+        elif out.count == 0 and not backend.can_enumerate:
+            line = (f"no count: {out.backend} was stopped ({out.stopped_by}) before it finished "
+                    "(a model counter has no partial count)")
         else:
             line = f"at least {out.count} {what}, incomplete (stopped by {out.stopped_by})"
             if args.limit is not None and out.count >= 2:

@@ -56,6 +56,21 @@ def test_count_says_when_it_picks_the_model_counter(cli):
     assert (d["count"], d["backend"], d["verdict"]) == (2, "exact", "multiple")
 
 
+def test_a_stopped_model_counter_says_it_has_no_count(cli, tmp_path):
+    # 8 monominoes and 14 dominoes on 6x6: 154,396,898 tilings, Ganak takes
+    # 30-55 s; stopped at 1 s it has nothing, which is not "at least 0"
+    f = tmp_path / "md6.toml"
+    f.write_text('[board]\nsize = [6, 6]\n[[pieces]]\nset = "monominoes"\ncount = 8\n'
+                 '[[pieces]]\nset = "dominoes"\ncount = 14\n')
+    r = cli("count", f, "-b", "ganak", "-t", "1.0", "--progress")
+    assert r.code == 3, r.err
+    assert r.out.splitlines()[0] == ("no count: ganak was stopped (time-limit) before it finished "
+                                     "(a model counter has no partial count)")
+    frames = [x.replace("\x1b[K", "") for x in r.err.splitlines()]
+    assert "counting (ganak): 0.5s" in frames, frames  # its clock, not "0 solutions, 0.0/s"
+    assert not any("solutions" in x for x in frames), frames
+
+
 def test_count_plain_text(cli):
     r = cli("count", "dominoes-2x4", "--unique", "--backend", "cpsat")
     assert r.code == 0
