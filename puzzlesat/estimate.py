@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import random
 import time
-from heapq import heappop, heappush
 from dataclasses import dataclass
+from heapq import heappop, heappush
 
 from .encoders.exactcover import ExactCover, NotExactCover, exact_cover
 from .problem import Problem
