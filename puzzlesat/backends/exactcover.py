@@ -24,7 +24,7 @@ import os
 import signal
 import time
 
-from ..encoders.exactcover import ExactCover, NotExactCover, exact_cover
+from ..encoders.exactcover import ExactCover, NotExactCover, exact_cover, unsupported_reason
 from ..problem import Problem
 from .base import Backend, BackendError, Deadline, SearchResult, can_fork
 
@@ -65,6 +65,13 @@ class ExactCoverBackend(Backend):
         return cases
 
     def supports(self, problem: Problem) -> str | None:
+        if self.algorithm == "auto":
+            # classifying the constraints is enough (a fraction of the full
+            # translation, which the search does; callers that pick an engine
+            # often search another problem); a rare refusal found only by the
+            # translation (too many cases) is raised by the search
+            why = unsupported_reason(problem)
+            return None if why is None else f"not an exact cover: {why}"
         try:
             cases = self._cases(problem)
         except NotExactCover as e:
@@ -76,9 +83,13 @@ class ExactCoverBackend(Backend):
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
         deadline = Deadline(time_limit)
         why = self.supports(problem)
+        if why is None:
+            try:
+                cases = self._cases(problem)
+            except NotExactCover as e:
+                why = f"not an exact cover: {e}"
         if why:
             raise BackendError(f"backend 'exact' cannot take this problem: {why}")
-        cases = self._cases(problem)
         algos = [_pick(self.algorithm, c) for c in cases]
         want = keep or on_solution is not None
         stats = {"cases": len(cases), "algorithm": "/".join(sorted(set(algos))) or "-",
