@@ -349,7 +349,9 @@ def _bar_text(r, job) -> str:
         return "n/a"
     if job == "count":
         n = r.get("count")
-        return "?" if n is None else (str(n) if r.get("complete") else f">={n}")
+        if n is None:
+            return "no count" if r.get("stopped_by") else "?"
+        return str(n) if r.get("complete") else f">={n}"
     return {"solved": "sat", "no-solution": "unsat"}.get(r.get("result"), r.get("result", "?"))
 
 
@@ -409,8 +411,11 @@ def worker(spec: dict) -> dict:
                     "total_s": 0.0, "count": 0, "note": reason}
         r = be.search(problem, time_limit=limit, on_solution=on_solution if be.can_enumerate else None)
         total = time.perf_counter() - start
-        return {**out, "status": "ok", "result": "counted" if r.complete else f"stopped ({r.stopped_by})",
-                "complete": r.complete, "stopped_by": r.stopped_by, "count": r.count,
+        # a stopped model counter has no partial count (its 0 is no lower bound worth showing)
+        partial = r.complete or be.can_enumerate
+        return {**out, "status": "ok",
+                "result": "counted" if r.complete else f"stopped ({r.stopped_by})" + ("" if partial else ", no count"),
+                "complete": r.complete, "stopped_by": r.stopped_by, "count": r.count if partial else None,
                 "first_s": None if first[0] is None else round(first[0], 4), "total_s": round(total, 4)}
     except VerificationError as e:
         return {**out, "status": "invalid", "complete": False, "error": str(e)}

@@ -117,3 +117,15 @@ def test_agreement_rules():
 def test_bad_input(argv, words, capsys):
     assert main(argv) == 2
     assert words in capsys.readouterr().err
+
+
+def test_a_stopped_model_counter_shows_no_count(capsys):
+    # Ganak does not finish 3x20 in a second (benchmarks/counting-results.md);
+    # its 0 so far is no count, so the table says "-", not ">=0"
+    rc = main(["compare", "pentomino-3x20", "--count", "-b", "ganak", "-t", "1", "--json"])
+    assert rc == 3
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert (run["complete"], run["count"], run["result"]) == (False, None, "stopped (time-limit), no count")
+    assert main(["compare", "pentomino-3x20", "--count", "-b", "ganak", "-t", "1"]) == 3
+    row = capsys.readouterr().out.splitlines()[-1].split()
+    assert row[-3:] == ["count", "-", "yes"] and "(time-limit)," in row
