@@ -15,6 +15,10 @@ the clues and, when it is the only one and the file has a goal, the goal.
 Engine variants: ``NAME+pre`` gives the back end the cells the line solver
 fixes as unit clauses (``--preprocess``).  Lines are stated the default
 way (block-start order literals, ``line_encoding="blocks"``) unless
+``NAME+goal`` decides uniqueness as ``count --limit 2`` does by default when
+the file has a goal picture: the goal, verified, is the first solution (its
+"first" time is the load and check), and the search for a second starts from
+its values; puzzles without a goal get the plain search.
 ``NAME+sym`` runs the jobs layer's symmetric-first search where ``solve`` and
 ``count --limit 2`` do (puzzles whose clues have a symmetry), a plain search
 elsewhere.  ``NAME+dfa`` (one Regular per line: the run-length automaton, i.e.
@@ -85,7 +89,13 @@ def _work(path: Path, engine: str, send) -> None:
         return None
 
     # the jobs layer's symmetric-first search, where solve / count --limit 2 use it
-    if "sym" in flags and jobs._symmetric_first(puzzle, problem, backend):
+    if "goal" in flags and jobs._known(puzzle, problem) is not None:
+        # count --limit 2 as the CLI runs it: the verified goal is the first
+        # solution, the search for a second starts from it
+        note_first()
+        out = jobs.count(puzzle, backend, limit=2, keep=True, problem=problem)
+        count, complete, seen = out.count, out.complete, out.solutions
+    elif "sym" in flags and jobs._symmetric_first(puzzle, problem, backend):
         found = jobs._search_symmetric_first(puzzle, problem, backend, 2, Deadline(None), note_first)
         count, complete, seen = len(found.decoded), found.complete, found.decoded
     else:

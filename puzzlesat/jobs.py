@@ -420,22 +420,25 @@ class _Counter:
         self.stopped_by: str | None = None
         self.runs = 0
 
-    def run(self, problem: Problem, *, keep: bool, budget: int | None) -> SearchResult:
-        """Count one (sub-)problem, split over a process pool when that pays."""
+    def run(self, problem: Problem, *, keep: bool, budget: int | None,
+            phases: frozenset | None = None) -> SearchResult:
+        """Count one (sub-)problem, split over a process pool when that pays
+        (``phases``: a hint for the engine, see Backend.search; not split)."""
         self.runs += 1
         keep_here = keep and self.keep
         remaining = self.deadline.remaining()
         if remaining is not None and remaining <= 0:
             self.stopped_by = self.stopped_by or "time-limit"
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
-        if self.jobs > 1 and len(problem.primary) >= PARALLEL_MIN_VARS:
+        if self.jobs > 1 and phases is None and len(problem.primary) >= PARALLEL_MIN_VARS:
             parts = split(problem, self.jobs * PARTS_PER_JOB)
             if len(parts) > 1:
                 r = self._run_parts(problem, parts, keep_here, budget, remaining)
                 if not r.complete:
                     self.stopped_by = self.stopped_by or r.stopped_by
                 return r
-        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_here, self.progress.tick)
+        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_here, self.progress.tick,
+                             phases)
         self.solutions.extend(r.solutions)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
@@ -492,7 +495,7 @@ PARTS_PER_JOB = 8
 _WORK = None
 
 
-def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick) -> SearchResult:
+def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, phases=None) -> SearchResult:
     """backend.search, decoding and verifying every solution it hands back.
 
     Engines for which producing solutions is free (blocking-clause SAT,
@@ -508,8 +511,9 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick) -
         tick()
         return None
 
+    hint = {} if phases is None else {"phases": phases}
     r = backend.search(problem, limit=budget, time_limit=time_limit,
-                       on_solution=on_solution if wants_solutions else None)
+                       on_solution=on_solution if wants_solutions else None, **hint)
     r.solutions = kept
     return r
 
@@ -549,11 +553,14 @@ def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
 
 def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,
           time_limit: float | None = None, keep: bool = False, progress: bool = False,
-          problem: Problem | None = None, jobs: int = 1) -> CountOutcome:
+          problem: Problem | None = None, jobs: int = 1, use_known: bool = True) -> CountOutcome:
     """Count solutions (``unique``: up to the puzzle's symmetries), exactly
     unless a limit, the time limit or Ctrl-C stops it (then ``complete`` is
     False and ``count`` a lower bound).  ``jobs`` > 1 splits large counts
-    into sub-problems counted by that many worker processes."""
+    into sub-problems counted by that many worker processes.  With
+    ``use_known``, a solution the puzzle file gives (a nonogram's goal) is
+    verified and counted first, and the search for the others starts next
+    to it (:func:`_count_from_known`)."""
     problem = problem or puzzle.compile()
     reason = _precheck(puzzle)
     if reason:
@@ -572,9 +579,13 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     with _drawing_progress(backend, progress, label, counting=backend.can_enumerate) as prog:
         ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs)
         try:
+            known = _known(puzzle, problem) if use_known and not unique and backend.can_enumerate else None
             if unique and len(problem.symmetries) > 1:
                 n, complete = _orbits(ctr, problem, problem.symmetries, limit)
                 method = "symmetry-reduced"
+            elif known is not None:
+                n, complete = _count_from_known(ctr, problem, known, limit)
+                method = "known-solution-first"
             elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend):
                 found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
                 n, complete = len(found.decoded), found.complete
@@ -592,6 +603,45 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             method = "interrupted"
     return CountOutcome(n, complete, unique, backend.name, deadline.elapsed(), ctr.stopped_by,
                         method, None, ctr.solutions, max(ctr.runs, prog.parts_total), len(implied), choice)
+
+
+def _known(puzzle: Puzzle, problem: Problem) -> frozenset | None:
+    """The puzzle's own solution, if it gives one that passes its verifier
+    (one that does not is no help here, and the file's loader reports it)."""
+    known = puzzle.known_solution(problem)
+    if known is None:
+        return None
+    try:
+        puzzle.verify(puzzle.decode(problem, known))
+    except VerificationError:
+        return None
+    return known
+
+
+def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, limit: int | None) -> tuple[int, bool]:
+    """Count with a verified solution in hand: it and its distinct images
+    under the symmetries (solutions too, each verified) are counted without a
+    search; the search then blocks them and starts from ``known``'s values
+    (a phase hint the engines that can take one use).  For a uniqueness
+    question on a puzzle whose intended picture is known, the hard part is
+    then only the search for a second solution near the first."""
+    found = [known]
+    for g in problem.symmetries:
+        image = frozenset(g.get(v, v) for v in known)
+        if image not in found:
+            found.append(image)
+    found = found if limit is None else found[:limit]
+    for sol in found:
+        decoded = decode_verified(ctr.puzzle, problem, sol, "the puzzle file")
+        if ctr.keep:
+            ctr.solutions.append(decoded)
+        ctr.progress.tick()
+    if limit is not None and len(found) >= limit:
+        ctr.stopped_by = "limit"
+        return len(found), False
+    rest = problem.with_constraints([Clause(tuple(blocking_clause(problem, sol))) for sol in found])
+    r = ctr.run(rest, keep=True, budget=None if limit is None else limit - len(found), phases=known)
+    return len(found) + r.count, r.complete
 
 
 def _invariant_exactly_one(problem: Problem, group: list[dict[int, int]]):

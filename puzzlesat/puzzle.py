@@ -37,6 +37,13 @@ class Puzzle:
         engines dead branches.  Must be closed under ``problem.symmetries``."""
         return []
 
+    def known_solution(self, problem: Problem) -> frozenset | None:
+        """A solution the file itself gives (a nonogram's goal picture), as the
+        true primary variables of ``problem``; None when it gives none.
+        ``count`` verifies it and starts from it: it is one solution, and the
+        search for others starts next to it."""
+        return None
+
     def decode(self, problem: Problem, assignment: frozenset) -> Any:
         """A family-specific solution object from a set of true primary variables."""
         raise NotImplementedError

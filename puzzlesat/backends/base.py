@@ -104,7 +104,13 @@ class Backend:
         time_limit: float | None = None,
         keep: bool = False,
         on_solution: OnSolution | None = None,
+        phases: frozenset | None = None,
     ) -> SearchResult:
+        """Count (and hand back) solutions.  ``phases``, a set of true primary
+        variables, is a hint: an engine that can start its search from that
+        assignment (a solver's saved phases, CP-SAT's solution hint) does, and
+        the others ignore it.  Searching for a second solution next to a
+        known one is much faster that way (faase: 22 s instead of over 110)."""
         raise NotImplementedError
 
     # -- conveniences built on search

@@ -73,9 +73,13 @@ class CpSatBackend(Backend):
             return SolveResult(Status.NO_SOLUTION, None, self.name, deadline.elapsed())
         return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed(), stopped_by="time-limit")
 
-    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
+               phases=None):
         deadline = Deadline(time_limit)
         enc = encode_cpsat(problem)
+        if phases is not None:
+            for v in problem.primary:
+                enc.model.add_hint(enc.vars[v - 1], v in phases)
         s = self._solver(time_limit, 1)
         s.parameters.enumerate_all_solutions = True
         dedupe = len(problem.primary) != problem.n_vars

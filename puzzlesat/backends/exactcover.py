@@ -80,7 +80,8 @@ class ExactCoverBackend(Backend):
             return f"algorithm {self.algorithm.upper()} cannot cover an item more than once (use M)"
         return None
 
-    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
+               phases=None):
         deadline = Deadline(time_limit)
         why = self.supports(problem)
         if why is None:

@@ -125,7 +125,8 @@ class ExternalBackend(Backend):
                 raise BackendError(f"{self.base} answered a model outside its input: {e}") from None
         return ans.status, ans.values, (None if ans.status != "UNKNOWN" else "solver gave up")
 
-    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
+               phases=None):
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
         # the variable map is the family's business: only the projection goes out

@@ -38,7 +38,8 @@ class GanakBackend(Backend):
         self.isolate = isolate
         self.seed = seed
 
-    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
+               phases=None):
         if keep or on_solution is not None:
             raise BackendError("backend 'ganak' only counts solutions; use another backend "
                                "(e.g. 'exact' or 'cadical195') to solve or enumerate")

@@ -52,11 +52,12 @@ class PySatBackend(Backend):
     def _new(self, clauses):
         return Solver(name=self.solver, bootstrap_with=clauses)
 
-    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None):
+    def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
+               phases=None):
         if self.solver in NO_INTERRUPT and (time_limit is not None or (self.responsive and can_fork())):
             # these solvers hold the GIL and ignore interrupt(): a child process
             # is the only way to stop them at a deadline or let progress be drawn
-            return self._search_in_child(problem, limit, time_limit, keep, on_solution)
+            return self._search_in_child(problem, limit, time_limit, keep, on_solution, phases)
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
         tally, stopped = Tally(keep, on_solution), None
@@ -65,6 +66,8 @@ class PySatBackend(Backend):
         incremental = self.solver not in NON_INCREMENTAL
         blocks: list[list[int]] = []  # a non-incremental solver starts afresh with them
         s = self._new(enc.clauses)
+        hint = None if phases is None else [v if v in phases else -v for v in problem.primary]
+        stats["phases"] = _set_phases(s, hint)
         try:
             while True:
                 if limit is not None and tally.count >= limit:
@@ -89,6 +92,7 @@ class PySatBackend(Backend):
                     blocks.append(blocking_clause(problem, sol))
                     s.delete()
                     s = self._new(enc.clauses + blocks)
+                    _set_phases(s, hint)
                     stats["restarts"] = len(blocks)
         except KeyboardInterrupt:
             stopped = "interrupted"
@@ -101,7 +105,7 @@ class PySatBackend(Backend):
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
 
 
-    def _search_in_child(self, problem, limit, time_limit, keep, on_solution):
+    def _search_in_child(self, problem, limit, time_limit, keep, on_solution, phases=None):
         """search() in a forked process streaming solutions back, killed at the deadline."""
         deadline = Deadline(time_limit)
         ctx = multiprocessing.get_context("fork")
@@ -109,7 +113,7 @@ class PySatBackend(Backend):
 
         def child():
             recv.close()
-            r = self.search(problem, limit=limit, on_solution=lambda sol: send.send(sorted(sol)))
+            r = self.search(problem, limit=limit, on_solution=lambda sol: send.send(sorted(sol)), phases=phases)
             send.send(("done", r.complete, r.stopped_by, r.stats))
             send.close()
 
@@ -141,6 +145,18 @@ class PySatBackend(Backend):
             proc.join()
             recv.close()
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
+
+
+def _set_phases(s: Solver, lits) -> bool | None:
+    """Give the solver preferred values; None without a hint, False where
+    the solver takes none (Kissat in PySAT)."""
+    if lits is None:
+        return None
+    try:
+        s.set_phases(lits)
+    except NotImplementedError:
+        return False
+    return True
 
 
 _PROBED: dict[str, str] = {}

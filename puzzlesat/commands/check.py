@@ -13,12 +13,14 @@ from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError
 from ..loading import load_puzzle
-from .common import (add_backend_options, add_color_option, add_instance, add_progress_option, backend_for,
+from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_progress_option,
+                     backend_for,
                      wants_progress)
 
 NAME = "check"
 HELP = "nonograms: solvable? unique? solvable by line logic alone? matches its goal?"
-DESCRIPTION = (HELP + " Uniqueness is decided by a search for two solutions on the chosen back end; "
+DESCRIPTION = (HELP + " Uniqueness is decided by a search for two solutions on the chosen back end "
+               "(a goal picture in the file, once verified, is the first; see --no-goal); "
                "line logic is the fixpoint of the rule 'a cell is fixed when every placement of its "
                "line consistent with the known cells agrees on it'.")
 
@@ -30,6 +32,7 @@ def add_arguments(p) -> None:
     p.add_argument("--steps", action="store_true", help="print each line-solving round as a partial grid")
     p.add_argument("--preprocess", action="store_true",
                    help="give the back end the cells line logic fixes as unit clauses")
+    add_goal_option(p)
     add_progress_option(p)
 
 
@@ -45,7 +48,7 @@ def run(args) -> int:
     problem = puzzle.compile(preprocess=args.preprocess)
     backend = backend_for(args, problem, "solve")
     out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem,
-                     progress=wants_progress(args))
+                     progress=wants_progress(args), use_known=not args.no_goal)
     found = out.count
     if out.reason:  # impossible before solving (row and column sums differ)
         solvable, unique = False, False

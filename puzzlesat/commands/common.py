@@ -83,3 +83,9 @@ def backend_for(args, problem, job):
 
 def note(msg: str) -> None:
     print(msg, file=sys.stderr)
+
+
+def add_goal_option(p) -> None:
+    p.add_argument("--no-goal", action="store_true",
+                   help="do not start from the file's goal picture: by default a nonogram's goal, once "
+                        "verified, is the first solution and the search for another starts next to it")

@@ -7,7 +7,7 @@ import sys
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
-from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
+from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, load, positive_int, wants_progress)
 
 NAME = "count"
@@ -19,6 +19,7 @@ def add_arguments(p) -> None:
     add_backend_options(p, "count")
     add_color_option(p)
     add_preprocess_option(p)
+    add_goal_option(p)
     p.add_argument("--unique", "-u", action="store_true",
                    help="count solutions distinct up to the puzzle's symmetries (rotations, reflections)")
     p.add_argument("--limit", "-n", type=positive_int, metavar="N", help="stop after N solutions")
@@ -39,7 +40,7 @@ def run(args) -> int:
     progress = wants_progress(args)
     out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
                      keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate), progress=progress,
-                     problem=problem, jobs=args.jobs)
+                     problem=problem, jobs=args.jobs, use_known=not args.no_goal)
     shown = out.solutions[: max(args.show, 2 if args.limit and args.limit <= 2 else 0)]
     if args.json:
         emit_json({

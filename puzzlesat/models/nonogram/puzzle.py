@@ -144,6 +144,14 @@ class Nonogram(Puzzle):
                     "so no picture satisfies both")
         return None
 
+    def known_solution(self, problem: Problem) -> frozenset | None:
+        """The goal picture's black cells (None without a goal)."""
+        if self.goal is None:
+            return None
+        cells = [problem.lookup(Cell(r, c)) for r in range(self.height) for c in range(self.width)
+                 if self.goal[r][c]]
+        return None if None in cells else frozenset(cells)
+
     def matches_goal(self, solution: Grid) -> bool | None:
         """Whether ``solution`` is the file's goal picture (None without one)."""
         return None if self.goal is None else tuple(map(tuple, solution)) == self.goal

@@ -98,14 +98,14 @@ def test_two_diagonal_solutions_one_the_image_of_the_other():
 def test_a_unique_symmetric_puzzle_is_proved_unique(shared_dir):
     p = load_puzzle(str(shared_dir / "data/nonograms/survey/webpbn-00016.non"))
     assert len(p.compile().symmetries) == 8
-    out = jobs.count(p, get_backend("cadical195"), limit=2, keep=True)
+    out = jobs.count(p, get_backend("cadical195"), limit=2, keep=True, use_known=False)  # no goal given
     assert (out.count, out.complete) == (1, True)
     assert p.matches_goal(out.solutions[0])
 
 
 def test_knotty_gets_two_verified_solutions(shared_dir):
     p = load_puzzle(str(shared_dir / "data/nonograms/survey/knotty.non"))
-    out = jobs.count(p, get_backend("cadical195"), limit=2, keep=True, time_limit=300)
+    out = jobs.count(p, get_backend("cadical195"), limit=2, keep=True, time_limit=300, use_known=False)
     assert out.count == 2 and out.stopped_by == "limit", out
     a, b = out.solutions
     assert a != b
@@ -118,7 +118,7 @@ def test_time_limit_ends_the_symmetric_first_search(shared_dir):
     p = load_puzzle(str(shared_dir / "data/nonograms/survey/knotty.non"))
     out = jobs.solve(p, get_backend("glucose4"), time_limit=0.3)
     assert out.status == Status.UNKNOWN and out.solution is None
-    counted = jobs.count(p, get_backend("glucose4"), limit=2, time_limit=0.3)
+    counted = jobs.count(p, get_backend("glucose4"), limit=2, time_limit=0.3, use_known=False)
     assert (counted.count, counted.complete, counted.stopped_by) == (0, False, "time-limit")
 
 
