@@ -511,9 +511,8 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
         tick()
         return None
 
-    hint = {} if phases is None else {"phases": phases}
     r = backend.search(problem, limit=budget, time_limit=time_limit,
-                       on_solution=on_solution if wants_solutions else None, **hint)
+                       on_solution=on_solution if wants_solutions else None, phases=phases)
     r.solutions = kept
     return r
 
@@ -584,7 +583,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                 n, complete = _orbits(ctr, problem, problem.symmetries, limit)
                 method = "symmetry-reduced"
             elif known is not None:
-                n, complete = _count_from_known(ctr, problem, known, limit)
+                n, complete = _count_from_known(ctr, problem, *known, limit)
                 method = "known-solution-first"
             elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend):
                 found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
@@ -605,36 +604,35 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                         method, None, ctr.solutions, max(ctr.runs, prog.parts_total), len(implied), choice)
 
 
-def _known(puzzle: Puzzle, problem: Problem) -> frozenset | None:
-    """The puzzle's own solution, if it gives one that passes its verifier
-    (one that does not is no help here, and the file's loader reports it)."""
+def _known(puzzle: Puzzle, problem: Problem) -> tuple[frozenset, object] | None:
+    """The puzzle's own solution and its decoding, if it gives one that
+    passes its verifier (one that does not is no help here, and the file's
+    loader reports it)."""
     known = puzzle.known_solution(problem)
     if known is None:
         return None
     try:
-        puzzle.verify(puzzle.decode(problem, known))
+        return known, decode_verified(puzzle, problem, known, "the puzzle file")
     except VerificationError:
         return None
-    return known
 
 
-def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, limit: int | None) -> tuple[int, bool]:
+def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded,
+                      limit: int | None) -> tuple[int, bool]:
     """Count with a verified solution in hand: it and its distinct images
     under the symmetries (solutions too, each verified) are counted without a
     search; the search then blocks them and starts from ``known``'s values
     (a phase hint the engines that can take one use).  For a uniqueness
     question on a puzzle whose intended picture is known, the hard part is
     then only the search for a second solution near the first."""
-    found = [known]
+    found = {known: decoded}
     for g in problem.symmetries:
         image = frozenset(g.get(v, v) for v in known)
-        if image not in found:
-            found.append(image)
-    found = found if limit is None else found[:limit]
-    for sol in found:
-        decoded = decode_verified(ctr.puzzle, problem, sol, "the puzzle file")
+        if image not in found and (limit is None or len(found) < limit):
+            found[image] = decode_verified(ctr.puzzle, problem, image, "the puzzle file")
+    for sol in found.values():
         if ctr.keep:
-            ctr.solutions.append(decoded)
+            ctr.solutions.append(sol)
         ctr.progress.tick()
     if limit is not None and len(found) >= limit:
         ctr.stopped_by = "limit"

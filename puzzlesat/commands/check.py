@@ -14,8 +14,7 @@ from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_col
 from ..errors import InputError
 from ..loading import load_puzzle
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_progress_option,
-                     backend_for,
-                     wants_progress)
+                     backend_for, wants_progress)
 
 NAME = "check"
 HELP = "nonograms: solvable? unique? solvable by line logic alone? matches its goal?"

@@ -332,12 +332,9 @@ def test_registered():
 def test_too_many_cases_is_a_clear_refusal_at_search(exact):
     # supports() only classifies the constraints (the translation is the
     # search's); a refusal only the translation finds comes from search()
-    p = Problem()
-    for i in range(16):
-        xs = [p.var((i, j)) for j in range(4)]
-        p.exactly(2, xs)
-        p.add(Clause((-xs[0], xs[1])))
-        p.add(Clause((xs[0], -xs[1])))
+    from tests.encoders.test_exactcover import too_many_cases
+
+    p = too_many_cases()
     assert exact.supports(p) is None
     with pytest.raises(BackendError, match=r"cannot take this problem: not an exact cover: equalities split .* cases"):
         exact.count(p)

@@ -237,14 +237,19 @@ def test_supported_problem_has_no_reason():
     assert unsupported_reason(dominoes(3, 4)) is None
 
 
-def test_too_many_cases_is_refused():
-    # many multiplicity items, each split two ways by one equality
+def too_many_cases() -> Problem:
+    """16 multiplicity items, each split two ways by one equality: 2**16 cases."""
     p = Problem()
     for i in range(16):
         xs = [p.var((i, j)) for j in range(4)]
         p.exactly(2, xs)
         p.add(Clause((-xs[0], xs[1])))
         p.add(Clause((xs[0], -xs[1])))
+    return p
+
+
+def test_too_many_cases_is_refused():
+    p = too_many_cases()
     assert 2 ** 16 > MAX_CASES
     with pytest.raises(NotExactCover, match="cases"):
         exact_cover(p)
