@@ -165,6 +165,7 @@ class Tiling(Puzzle):
         covered: dict[Point, str] = {}
         fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
         pieces = {p.name: p for p in self.pieces}
+        images = self._verifier_images()
         for name, cells in solution.placements:
             is_fixed = (name, tuple(sorted(cells))) in fixed
             if name not in pieces and not is_fixed:
@@ -178,7 +179,7 @@ class Tiling(Puzzle):
             if is_fixed:
                 continue
             counts[name] = counts.get(name, 0) + 1
-            if not _congruent(self.lattice, pieces[name], cells):
+            if not _congruent(self.lattice, images[name], cells):
                 raise VerificationError(f"piece {name} placed at {_fmt(cells)} is not an image of its shape")
         for c in sorted(self.board):
             if c not in covered:
@@ -186,6 +187,25 @@ class Tiling(Puzzle):
         for p in self.pieces:
             if counts.get(p.name, 0) != p.count:
                 raise VerificationError(f"piece {p.name} used {counts.get(p.name, 0)} times, expected {p.count}")
+
+    def _verifier_images(self) -> dict[str, dict[frozenset, list[tuple]]]:
+        """Each piece's images under its group (the matrices applied to its
+        cells), each moved so that its least cell is the origin, with that
+        least cell's original position (a placement is such an image plus a
+        lattice translation).  Computed once per puzzle: the verifier runs on
+        every solution a count lists."""
+        cached = self.__dict__.get("_images")
+        if cached is None:
+            cached = {}
+            for p in self.pieces:
+                table: dict[frozenset, list[tuple]] = {}
+                for m in self.lattice.group(p.one_sided):
+                    img = [tuple(sum(m[i][j] * c[j] for j in range(len(c))) for i in range(len(m))) for c in p.cells]
+                    lo = min(img)
+                    table.setdefault(frozenset(_minus(c, lo) for c in img), []).append(lo)
+                cached[p.name] = table
+            self.__dict__["_images"] = cached
+        return cached
 
     # ------------------------------------------------------------ rendering
     def render_text(self, solution: TilingSolution, color: bool = False) -> str:
@@ -235,16 +255,18 @@ def _fmt(cells) -> str:
     return " ".join("(" + ", ".join(str(x + 1) for x in c) + ")" for c in cells)
 
 
-def _congruent(lattice: Lattice, piece: Piece, cells) -> bool:
-    """Is ``cells`` M.piece + t for some M in the piece's group and lattice
-    translation t?  Written without the placement generator's normalisation."""
+def _minus(a: tuple, b: tuple) -> tuple:
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def _congruent(lattice: Lattice, images: dict[frozenset, list[tuple]], cells) -> bool:
+    """Is ``cells`` one of the piece's images (M.piece for each M in its
+    group) plus a lattice translation?  ``images``: see
+    Tiling._verifier_images.  Written without the placement generator's
+    normalisation."""
     target = set(cells)
-    if len(target) != len(piece.cells) or len(target) != len(cells):
+    if len(target) != len(cells):
         return False
     lo = min(target)
-    for m in lattice.group(piece.one_sided):
-        img = [tuple(sum(m[i][j] * p[j] for j in range(len(p))) for i in range(len(m))) for p in piece.cells]
-        t = tuple(a - b for a, b in zip(lo, min(img)))
-        if lattice.is_translation(t) and {tuple(a + b for a, b in zip(p, t)) for p in img} == target:
-            return True
-    return False
+    los = images.get(frozenset(_minus(c, lo) for c in target), ())
+    return any(lattice.is_translation(_minus(lo, m)) for m in los)
