@@ -8,6 +8,8 @@ the board's symmetries become permutations of the placement indicators.
 
 from __future__ import annotations
 
+import operator
+
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -166,6 +168,8 @@ class Tiling(Puzzle):
         fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
         pieces = {p.name: p for p in self.pieces}
         images = self._verifier_images()
+        # placements already found congruent: a count's solutions share most of them
+        congruent = self.__dict__.setdefault("_congruent", set())
         for name, cells in solution.placements:
             is_fixed = (name, tuple(sorted(cells))) in fixed
             if name not in pieces and not is_fixed:
@@ -179,11 +183,15 @@ class Tiling(Puzzle):
             if is_fixed:
                 continue
             counts[name] = counts.get(name, 0) + 1
+            key = (name, frozenset(cells))
+            if key in congruent:
+                continue
             if not _congruent(self.lattice, images[name], cells):
                 raise VerificationError(f"piece {name} placed at {_fmt(cells)} is not an image of its shape")
-        for c in sorted(self.board):
-            if c not in covered:
-                raise VerificationError(f"cell {_fmt([c])} is not covered")
+            congruent.add(key)
+        missing = self.board - covered.keys()
+        if missing:
+            raise VerificationError(f"cell {_fmt([min(missing)])} is not covered")
         for p in self.pieces:
             if counts.get(p.name, 0) != p.count:
                 raise VerificationError(f"piece {p.name} used {counts.get(p.name, 0)} times, expected {p.count}")
@@ -256,7 +264,7 @@ def _fmt(cells) -> str:
 
 
 def _minus(a: tuple, b: tuple) -> tuple:
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(map(operator.sub, a, b))
 
 
 def _congruent(lattice: Lattice, images: dict[frozenset, list[tuple]], cells) -> bool:
