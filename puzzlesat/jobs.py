@@ -29,7 +29,13 @@ it can avoid it.  Let G be the problem's symmetry group and S its solutions.
   first: the solutions an h fixes are among the identity run's for the same
   k, so when that is empty its (h, k) runs are skipped (a box with no tiling
   costs one run per k, not one per (h, k)).
-* Without such a constraint, Burnside's lemma: #orbits = (1/|G|) sum over g
+* Without such a constraint (every piece repeats), the *views* of one cell:
+  what a solution looks like from each image of the cell, brought back to
+  it.  The solutions whose own view is the least are listed and each
+  weighed by |Stab(S)| / (how many views tie for least); see
+  :func:`_views`.  It searches about |G| times less than the raw count, but
+  weighs solution by solution, so it is used while they are few.
+* Otherwise, Burnside's lemma: #orbits = (1/|G|) sum over g
   of #solutions fixed by g, a fixed solution being one with x == g(x) for
   every variable (equalities that every back end takes as clauses).
 
@@ -50,7 +56,7 @@ from dataclasses import dataclass, field
 from .backends import Backend, BackendError, SearchResult, SolveResult, Status, get_backend
 from .backends.base import Deadline, blocking_clause
 from .errors import VerificationError
-from .problem import Clause, ExactlyOne, Problem, equalities
+from .problem import AtMostOne, Clause, ExactlyOne, Problem, equalities
 from .puzzle import Puzzle
 
 DEFAULT_SOLVE_BACKEND = "cadical195"
@@ -421,16 +427,18 @@ class _Counter:
         self.runs = 0
 
     def run(self, problem: Problem, *, keep: bool, budget: int | None,
-            phases: frozenset | None = None) -> SearchResult:
+            phases: frozenset | None = None, see=None) -> SearchResult:
         """Count one (sub-)problem, split over a process pool when that pays
-        (``phases``: a hint for the engine, see Backend.search; not split)."""
+        (``phases``: a hint for the engine, see Backend.search; ``see``:
+        called with each solution and its verified decoding; neither is
+        split)."""
         self.runs += 1
         keep_here = keep and self.keep
         remaining = self.deadline.remaining()
         if remaining is not None and remaining <= 0:
             self.stopped_by = self.stopped_by or "time-limit"
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
-        if self.jobs > 1 and phases is None and len(problem.primary) >= PARALLEL_MIN_VARS:
+        if self.jobs > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS:
             parts = split(problem, self.jobs * PARTS_PER_JOB)
             if len(parts) > 1:
                 r = self._run_parts(problem, parts, keep_here, budget, remaining)
@@ -438,7 +446,7 @@ class _Counter:
                     self.stopped_by = self.stopped_by or r.stopped_by
                 return r
         r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_here, self.progress.tick,
-                             phases)
+                             phases, see)
         self.solutions.extend(r.solutions)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
@@ -495,19 +503,24 @@ PARTS_PER_JOB = 8
 _WORK = None
 
 
-def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, phases=None) -> SearchResult:
+def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, phases=None,
+                     see=None) -> SearchResult:
     """backend.search, decoding and verifying every solution it hands back.
 
     Engines for which producing solutions is free (blocking-clause SAT,
     CP-SAT) hand back every one; engines that count faster without building
-    solutions (``solutions_are_free = False``) only when they are kept."""
+    solutions (``solutions_are_free = False``) only when they are kept or
+    ``see`` (called with each solution and its decoding) wants them."""
     kept = []
-    wants_solutions = backend.can_enumerate and (keep or getattr(backend, "solutions_are_free", True))
+    wants_solutions = backend.can_enumerate and (keep or see is not None
+                                                 or getattr(backend, "solutions_are_free", True))
 
     def on_solution(sol):
         decoded = decode_verified(puzzle, problem, sol, backend.name)
         if keep:
             kept.append(decoded)
+        if see is not None:
+            see(sol, decoded)
         tick()
         return None
 
@@ -680,7 +693,10 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
         return r.count, r.complete
     found = _invariant_exactly_one(problem, group)
     if found is None:
-        return _burnside(ctr, problem, group, limit)
+        cell = _view_cell(problem, group) if ctr.backend.can_enumerate else None
+        if cell is None:
+            return _burnside(ctr, problem, group, limit)
+        return _views(ctr, problem, group, cell, limit)
     c, orbits = found
     reps = [orb[0] for orb in orbits]
     stab = {r: [i for i, g in enumerate(group) if g.get(r, r) == r] for r in reps}
@@ -716,6 +732,102 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
     if total.denominator != 1:
         raise ArithmeticError(f"orbit count {total} is not a whole number")
     return int(total), complete
+
+
+#: canonical solutions the views method lists and weighs at most; when there
+#: are more, it gives way to Burnside (see _views)
+VIEWS_PROBE = 1000
+
+
+def _view_cell(problem: Problem, group: list[dict[int, int]]) -> tuple[int, ...] | None:
+    """The ExactlyOne constraint (a cell, for a tiling) the views method
+    compares its images with: the one fewest symmetries map onto itself,
+    then the one with the fewest variables (a corner: its placement is
+    chosen early, and the conflicts prune early).  None when every such
+    constraint has fewer variables than there are symmetries (dominoes:
+    every solution would have tied views)."""
+    best = None
+    for c in problem.constraints:
+        if not isinstance(c, ExactlyOne) or len(c.vars) < len(group):
+            continue
+        vs = set(c.vars)
+        stab = sum(1 for g in group if all(g.get(v, v) in vs for v in vs))
+        key = (stab, len(vs))
+        if best is None or key < best[0]:
+            best = (key, tuple(sorted(vs)))
+    return None if best is None else best[1]
+
+
+def _views(ctr: _Counter, problem: Problem, group: list[dict[int, int]], cell: tuple[int, ...],
+           limit: int | None) -> tuple[int, bool]:
+    """Number of orbits when no constraint is invariant (every piece repeats).
+
+    ``cell`` is an ExactlyOne constraint C; each g in G maps it onto another,
+    g(C), and in a solution S exactly one variable of g(C) is true, s_g.  The
+    *view* of S through g is V_S(g) = g^-1(s_g), a variable of C (what S looks
+    like from g(C), brought back to C).  Views permute along an orbit
+    (V_{kS}(g) = V_S(k^-1 g)), so their least m is the orbit's.  Call S
+    *canonical* when its own C-variable is m (V_S(e) <= V_S(g) for all g),
+    and let A_S = {g : V_S(g) = m}.  Of S's orbit, |A_S| / |Stab(S)|
+    solutions are canonical, so
+
+        #orbits = sum over canonical S of |Stab(S)| / |A_S|.
+
+    One run lists the canonical solutions ("p true in C excludes every q of
+    g(C) with g^-1(q) < p": AtMostOne constraints, secondary items in an
+    exact cover) and weighs them one by one: about |G| times less search
+    than Burnside's identity term, which is the raw count.  Weighing costs
+    a verified solution each, so when there are more than ``VIEWS_PROBE``
+    of them, Burnside (counting, not listing) is used instead.  (Counting
+    the canonical solutions with a unique least view, weight 1, and listing
+    only the ties was tried: with a corner as C, ties are a third to most
+    of the canonical solutions, and listing them cost more than Burnside
+    on every board measured but one; benchmarks/counting-results.md.)
+    """
+    others = [g for g in group if g]
+    inverses = [{b: a for a, b in g.items()} for g in others]
+    images = [frozenset(g.get(v, v) for v in cell) for g in others]
+    order = {v: i for i, v in enumerate(cell)}
+    in_cell = set(cell)
+    canonical = []
+    for g in others:
+        for p in cell:
+            smaller = {g.get(q, q) for q in cell if order[q] < order[p]}
+            if p in smaller:  # p covers g(C) too, where it is a smaller view
+                canonical.append(Clause((-p,)))
+            elif smaller - in_cell:  # (those in C exclude p already)
+                canonical.append(AtMostOne((p, *sorted(smaller - in_cell))))
+    total = Fraction(0)
+    kept: list = []
+
+    def weigh(sol: frozenset, decoded) -> None:
+        nonlocal total
+        own = next(v for v in cell if v in sol)
+        ties = []
+        for i, img in enumerate(images):
+            s_g = next(v for v in img if v in sol)
+            if inverses[i].get(s_g, s_g) == own:
+                ties.append(i)
+        stab = 1 + sum(1 for g in others if all(g.get(v, v) in sol for v in sol))
+        total += Fraction(stab, 1 + len(ties))
+        if ctr.keep:  # of an orbit's canonical solutions, the least is listed
+            mates = [frozenset(inverses[i].get(v, v) for v in sol) for i in ties]
+            if all(sorted(sol) <= sorted(m) for m in mates):
+                kept.append(decoded)
+
+    # each weight is at least 1/|G|: a user's limit needs at most limit*|G| of them
+    budget = VIEWS_PROBE if limit is None else min(VIEWS_PROBE, limit * len(group))
+    before = ctr.stopped_by
+    r = ctr.run(problem.with_constraints(canonical), keep=False, budget=budget, see=weigh)
+    if r.complete or r.stopped_by != "limit" or (limit is not None and total >= limit):
+        ctr.solutions.extend(kept)
+        if not r.complete:
+            return math.ceil(total), False
+        if total.denominator != 1:
+            raise ArithmeticError(f"orbit count {total} is not a whole number")
+        return int(total), True
+    ctr.stopped_by = before  # too many to weigh one by one
+    return _burnside(ctr, problem, group, limit)
 
 
 def _burnside(ctr: _Counter, problem: Problem, group, limit) -> tuple[int, bool]:

@@ -72,7 +72,8 @@ def brute_tilings(rows, cols, holes, pieces):
     return found
 
 
-def brute_orbits(tilings, rows, cols, holes):
+def brute_canon(rows, cols, holes):
+    """A function mapping a tiling to one name for its symmetry class."""
     maps = [lambda r, c: (r, c), lambda r, c: (rows - 1 - r, c), lambda r, c: (r, cols - 1 - c),
             lambda r, c: (rows - 1 - r, cols - 1 - c)]
     if rows == cols:
@@ -82,6 +83,11 @@ def brute_orbits(tilings, rows, cols, holes):
     def canon(t):
         return min(tuple(sorted((n, tuple(sorted(m(*x) for x in cells))) for n, cells in t)) for m in maps)
 
+    return canon
+
+
+def brute_orbits(tilings, rows, cols, holes):
+    canon = brute_canon(rows, cols, holes)
     return len({canon(t) for t in tilings})
 
 
@@ -126,6 +132,56 @@ def test_counts_match_brute_force(case, backend):
     assert (raw.count, raw.complete) == (len(tilings), True)
     uniq = jobs.count(puzzle, get_backend(backend), unique=True)
     assert (uniq.count, uniq.complete) == (brute_orbits(tilings, rows, cols, holes), True)
+
+
+# every piece repeated: no invariant constraint, so the views of a cell (or
+# Burnside, for dominoes); several have solutions with symmetries and ties
+REPEATED = [
+    (4, 4, (), {"L": 4}),    # 10 tilings, 3 classes, one fixed by the quarter turn
+    (4, 6, (), {"L": 6}),
+    (3, 6, (), {"V": 6}),
+    (6, 6, (), {"V": 12}),   # 162 tilings, 25 classes
+    (3, 4, (), {"V": 4}),
+    (5, 4, (), {"L": 5}),    # none
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", REPEATED, ids=lambda c: f"{c[0]}x{c[1]}-" + "".join(f"{n}{k}" for n, k in c[3].items()))
+def test_views_count_and_list_one_solution_per_class(case, backend, monkeypatch):
+    rows, cols, holes, counts = case
+    puzzle = load_box(_box_text(rows, cols, holes, counts), "case.box")
+    tilings = brute_tilings(rows, cols, set(holes), {n: (BOX_PIECES[n], k) for n, k in counts.items()})
+    canon = brute_canon(rows, cols, holes)
+    used = []
+    views = jobs._views
+    monkeypatch.setattr(jobs, "_views", lambda *a: used.append(1) or views(*a))
+    out = jobs.count(puzzle, get_backend(backend), unique=True, keep=True)
+    assert used  # the method under test
+    assert (out.count, out.complete) == (len({canon(t) for t in tilings}), True)
+    listed = [canon(s.placements) for s in out.solutions]
+    assert len(listed) == out.count and len(set(listed)) == out.count
+
+
+@pytest.mark.parametrize("case", REPEATED[:4], ids=str)
+def test_views_give_way_to_burnside_when_many(case, monkeypatch):
+    rows, cols, holes, counts = case
+    puzzle = load_box(_box_text(rows, cols, holes, counts), "case.box")
+    tilings = brute_tilings(rows, cols, set(holes), {n: (BOX_PIECES[n], k) for n, k in counts.items()})
+    monkeypatch.setattr(jobs, "VIEWS_PROBE", 2)
+    used = []
+    burnside = jobs._burnside
+    monkeypatch.setattr(jobs, "_burnside", lambda *a: used.append(1) or burnside(*a))
+    out = jobs.count(puzzle, get_backend("exact"), unique=True)
+    assert used
+    assert (out.count, out.complete, out.stopped_by) == (brute_orbits(tilings, rows, cols, holes), True, None)
+
+
+def test_views_limit_is_a_lower_bound():
+    puzzle = load_box(_box_text(6, 6, (), {"V": 12}), "case.box")
+    out = jobs.count(puzzle, get_backend("exact"), unique=True, limit=3)
+    assert out.complete is False and out.stopped_by == "limit"
+    assert 3 <= out.count <= 25
 
 
 def test_brute_force_itself_on_known_numbers():
