@@ -2,6 +2,7 @@
 
     python benchmarks/counting.py                      # the default set
     python benchmarks/counting.py -i pentomino-6x10 -e raw exact ganak
+    python benchmarks/counting.py -i repeated-L-8x8 -e raw unique unique-burnside
     python benchmarks/counting.py -e raw exact ganak cadical195 unique \
         --timeout 60 --timeout-for raw=600 exact=600 unique=600 --out benchmarks/counting-results.md
 
@@ -24,6 +25,8 @@ Engines:
   placements) added first, every solution decoded and verified;
 - ``unique``: ``jobs.count(unique=True)`` with the exact back end (symmetry
   reduction too) — the count of solutions up to symmetry, not the raw count;
+  ``unique-burnside``: the same without the views method (boards where
+  every piece repeats then take Burnside's lemma, as before session 6);
 - ``default``, ``default-unique``: ``jobs.count()`` with no back end given —
   what ``puzzlesat count`` does: the exact engine, or Ganak when Knuth's
   estimate finds very many solutions (the estimate's cost included).
@@ -58,6 +61,8 @@ DEFAULT_INSTANCES = [
     "tetromino-L-4x4", "tetromino-pairs-5x8", "hexiamonds-6x6", "hexagon-tetrahexes-trihexes", "no0",
 ]
 DEFAULT_ENGINES = ["raw", "exact", "ganak", "cadical195"]
+#: engines that count up to symmetry
+UNIQUE_ENGINES = ("unique", "unique-burnside", "default-unique")
 
 
 # ---------------------------------------------------------------- instances
@@ -102,9 +107,34 @@ def synthetic(name: str):
     return None
 
 
+#: cells of the pieces for ``repeated-<piece>-<rows>x<cols>`` boards: one
+#: piece, as many copies as fill the box (no constraint every symmetry maps
+#: onto itself, the case of the views method)
+REPEATED_PIECES = {
+    "L": [(0, 0), (1, 0), (2, 0), (2, 1)], "V": [(0, 0), (1, 0), (1, 1)],
+    "P": [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)], "Y": [(0, 0), (1, 0), (2, 0), (3, 0), (1, 1)],
+}
+REPEATED_INSTANCES = ["repeated-L-4x6", "repeated-V-6x6", "repeated-P-6x10", "repeated-Y-5x10", "repeated-L-8x8"]
+
+
+def repeated(name: str):
+    """A box puzzle of one repeated piece, e.g. repeated-L-8x8 (16 L tetrominoes)."""
+    from puzzlesat.models.tiling.boxfile import load as load_box
+
+    _, piece, size = name.split("-")
+    rows, cols = map(int, size.split("x"))
+    cells = REPEATED_PIECES[piece]
+    lines = [f"BOX / {rows} * {cols}"]
+    lines += [f"ELEMENT / ({piece}) " + ", ".join(f"({r + 1}, {c + 1})" for r, c in cells)] * (rows * cols // len(cells))
+    return load_box("\n".join(lines) + "\n", f"{name}.box")
+
+
 def load(name: str):
     """(problem, puzzle or None); None if the instance does not exist here.
     A bundled instance of the name comes first (dominoes-8x8)."""
+    if name.startswith("repeated-"):
+        puzzle = repeated(name)
+        return puzzle.compile(), puzzle
     try:
         from puzzlesat.loading import load_puzzle
 
@@ -204,16 +234,19 @@ def run_one(instance: str, engine: str, timeout: float, cold: bool = False) -> d
         if restricted is None:
             return {"status": "n/a"}
         n = raw_miniexact(restricted)
-    elif engine in ("unique", "count", "default", "default-unique"):
+    elif engine in ("unique", "unique-burnside", "count", "default", "default-unique"):
         from puzzlesat import jobs
         from puzzlesat.backends import get_backend
 
         if puzzle is None:
             return {"status": "n/a"}
+        if engine == "unique-burnside":  # as before the views method
+            jobs._view_cell = lambda problem, group: None
         # default*: the engine count picks by itself (the exact one, or Ganak when
         # Knuth's estimate finds very many solutions), estimate included
         backend = None if engine.startswith("default") else get_backend("exact")
-        out = jobs.count(puzzle, backend, unique=engine in ("unique", "default-unique"), time_limit=timeout,
+        out = jobs.count(puzzle, backend, unique=engine in UNIQUE_ENGINES,
+                         time_limit=timeout,
                          problem=problem)
         n, complete, stopped = out.count, out.complete, out.stopped_by
         extra = {"method": out.method, "runs": out.subproblems, "backend": out.backend}
@@ -307,7 +340,7 @@ def main(argv=None) -> int:
         if any(r["status"] == "missing" for r in results.values()):
             print(f"{inst:24} not available here, skipped", file=sys.stderr)
             continue
-        counts = {r["count"] for e, r in results.items() if r["status"] == "ok" and e not in ("unique", "default-unique", "raw-orbits")}
+        counts = {r["count"] for e, r in results.items() if r["status"] == "ok" and e not in UNIQUE_ENGINES + ("raw-orbits",)}
         if len(counts) > 1:
             print(f"!! {inst}: engines disagree: {counts}", file=sys.stderr)
         rows.append((inst, results, counts))
@@ -317,7 +350,7 @@ def main(argv=None) -> int:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for inst, results, counts in rows:
         n = "/".join(str(c) for c in sorted(counts)) if counts else "?"
-        for u in ("unique", "default-unique"):
+        for u in UNIQUE_ENGINES:
             if u in results and results[u]["status"] == "ok":
                 n += f" ({results[u]['count']} unique)"
                 break
