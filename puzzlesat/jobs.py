@@ -745,10 +745,12 @@ def _view_cell(problem: Problem, group: list[dict[int, int]]) -> tuple[int, ...]
     then the one with the fewest variables (a corner: its placement is
     chosen early, and the conflicts prune early).  None when every such
     constraint has fewer variables than there are symmetries (dominoes:
-    every solution would have tied views)."""
+    every solution would have tied views), or only on variables a solution
+    does not name (not primary)."""
     best = None
+    primary = set(problem.primary)
     for c in problem.constraints:
-        if not isinstance(c, ExactlyOne) or len(c.vars) < len(group):
+        if not isinstance(c, ExactlyOne) or len(c.vars) < len(group) or not primary.issuperset(c.vars):
             continue
         vs = set(c.vars)
         stab = sum(1 for g in group if all(g.get(v, v) in vs for v in vs))
