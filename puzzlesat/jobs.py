@@ -418,13 +418,22 @@ class _Counter:
     """Runs the sub-counts of one count job under one deadline and limit,
     verifying every solution a back end hands back."""
 
-    def __init__(self, puzzle, backend, limit, deadline, keep, progress, jobs=1):
+    def __init__(self, puzzle, backend, limit, deadline, keep, progress, jobs=1, keep_at_most=None):
         self.puzzle, self.backend, self.limit = puzzle, backend, limit
         self.deadline, self.keep, self.progress = deadline, keep, progress
         self.jobs = jobs
+        self.keep_at_most = keep_at_most
         self.solutions: list = []
         self.stopped_by: str | None = None
         self.runs = 0
+
+    def room(self) -> int | None:
+        """How many more solutions may be kept (None: any number)."""
+        return None if self.keep_at_most is None else max(0, self.keep_at_most - len(self.solutions))
+
+    def add_solutions(self, sols) -> None:
+        room = self.room()
+        self.solutions.extend(sols if room is None else sols[:room])
 
     def run(self, problem: Problem, *, keep: bool, budget: int | None,
             phases: frozenset | None = None, see=None) -> SearchResult:
@@ -433,21 +442,35 @@ class _Counter:
         called with each solution and its verified decoding; neither is
         split)."""
         self.runs += 1
-        keep_here = keep and self.keep
+        room = self.room()
+        keep_here = keep and self.keep and room != 0
         remaining = self.deadline.remaining()
         if remaining is not None and remaining <= 0:
             self.stopped_by = self.stopped_by or "time-limit"
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
+        if keep_here and room is not None and not getattr(self.backend, "solutions_are_free", True):
+            # an engine that counts faster than it lists: list the few solutions
+            # wanted, then count without listing (it finds those again)
+            want = room if budget is None else min(room, budget)
+            first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, lambda: None, phases)
+            self.add_solutions(first.solutions)
+            if first.complete or first.stopped_by != "limit" or first.count >= (budget or math.inf):
+                if not first.complete:
+                    self.stopped_by = self.stopped_by or first.stopped_by
+                return first
+            keep_here = False
+            remaining = self.deadline.remaining()
         if self.jobs > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS:
             parts = split(problem, self.jobs * PARTS_PER_JOB)
             if len(parts) > 1:
-                r = self._run_parts(problem, parts, keep_here, budget, remaining)
+                r = self._run_parts(problem, parts, room if keep_here and room is not None else keep_here,
+                                    budget, remaining)
                 if not r.complete:
                     self.stopped_by = self.stopped_by or r.stopped_by
                 return r
-        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_here, self.progress.tick,
-                             phases, see)
-        self.solutions.extend(r.solutions)
+        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining,
+                             room if keep_here and room is not None else keep_here, self.progress.tick, phases, see)
+        self.add_solutions(r.solutions)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
         if not self.backend.can_enumerate:
@@ -475,7 +498,7 @@ class _Counter:
                     complete, stopped = False, "time-limit"
                     break
                 total += n
-                self.solutions.extend(sols)
+                self.add_solutions(sols)
                 self.progress.parts_done += 1
                 self.progress.tick(n, force=True)
                 if not ok:
@@ -510,14 +533,15 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
     Engines for which producing solutions is free (blocking-clause SAT,
     CP-SAT) hand back every one; engines that count faster without building
     solutions (``solutions_are_free = False``) only when they are kept or
-    ``see`` (called with each solution and its decoding) wants them."""
+    ``see`` (called with each solution and its decoding) wants them.
+    ``keep``: False, True (keep every solution) or how many to keep at most."""
     kept = []
     wants_solutions = backend.can_enumerate and (keep or see is not None
                                                  or getattr(backend, "solutions_are_free", True))
 
     def on_solution(sol):
         decoded = decode_verified(puzzle, problem, sol, backend.name)
-        if keep:
+        if keep and (keep is True or len(kept) < keep):
             kept.append(decoded)
         if see is not None:
             see(sol, decoded)
@@ -565,14 +589,17 @@ def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
 
 def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,
           time_limit: float | None = None, keep: bool = False, progress: bool = False,
-          problem: Problem | None = None, jobs: int = 1, use_known: bool = True) -> CountOutcome:
+          problem: Problem | None = None, jobs: int = 1, use_known: bool = True,
+          keep_at_most: int | None = None) -> CountOutcome:
     """Count solutions (``unique``: up to the puzzle's symmetries), exactly
     unless a limit, the time limit or Ctrl-C stops it (then ``complete`` is
     False and ``count`` a lower bound).  ``jobs`` > 1 splits large counts
     into sub-problems counted by that many worker processes.  With
     ``use_known``, a solution the puzzle file gives (a nonogram's goal) is
     verified and counted first, and the search for the others starts next
-    to it (:func:`_count_from_known`)."""
+    to it (:func:`_count_from_known`).  ``keep`` lists the solutions found
+    (decoded), at most ``keep_at_most`` of them when given: an engine that
+    counts faster than it lists then lists those first and counts after."""
     problem = problem or puzzle.compile()
     reason = _precheck(puzzle)
     if reason:
@@ -583,14 +610,23 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     implied = puzzle.implied(problem)
     if implied:
         problem = problem.with_constraints(implied, symmetries=problem.symmetries)
+    lister = None
     if keep and not backend.can_enumerate:
-        raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
+        if keep_at_most is None:
+            raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
+        # a model counter counts; the few solutions wanted come from an engine that lists
+        lister = _first_supporting(COUNT_PREFERENCE, problem, None)
     deadline = Deadline(time_limit)
     # a model counter has no count until it ends: its line shows the clock
     label = "counting" if backend.can_enumerate else f"counting ({backend.name})"
     with _drawing_progress(backend, progress, label, counting=backend.can_enumerate) as prog:
-        ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs)
+        ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs, keep_at_most)
         try:
+            if lister is not None:
+                shown = _search_verified(puzzle, lister, problem, keep_at_most, deadline.remaining(), keep_at_most,
+                                         lambda: None)
+                ctr.add_solutions(shown.solutions)
+                ctr.keep = False
             known = _known(puzzle, problem) if use_known and not unique and backend.can_enumerate else None
             if unique and len(problem.symmetries) > 1:
                 n, complete = _orbits(ctr, problem, problem.symmetries, limit)
@@ -603,7 +639,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                 n, complete = len(found.decoded), found.complete
                 method = "enumerate" if found.how == "search" else found.how
                 ctr.stopped_by = found.stopped_by
-                ctr.solutions = found.decoded if keep else []
+                ctr.add_solutions(found.decoded if keep else [])
                 ctr.runs = found.runs
             else:
                 r = ctr.run(problem, keep=True, budget=limit)
@@ -645,7 +681,7 @@ def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded
             found[image] = decode_verified(ctr.puzzle, problem, image, "the puzzle file")
     for sol in found.values():
         if ctr.keep:
-            ctr.solutions.append(sol)
+            ctr.add_solutions([sol])
         ctr.progress.tick()
     if limit is not None and len(found) >= limit:
         ctr.stopped_by = "limit"
@@ -822,7 +858,7 @@ def _views(ctr: _Counter, problem: Problem, group: list[dict[int, int]], cell: t
     before = ctr.stopped_by
     r = ctr.run(problem.with_constraints(canonical), keep=False, budget=budget, see=weigh)
     if r.complete or r.stopped_by != "limit" or (limit is not None and total >= limit):
-        ctr.solutions.extend(kept)
+        ctr.add_solutions(kept)
         if not r.complete:
             return math.ceil(total), False
         if total.denominator != 1:

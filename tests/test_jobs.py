@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from puzzlesat import jobs
-from puzzlesat.backends import get_backend
+from puzzlesat.backends import BackendError, get_backend
 from puzzlesat.errors import VerificationError
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling.boxfile import load as load_box
@@ -182,6 +182,19 @@ def test_views_limit_is_a_lower_bound():
     out = jobs.count(puzzle, get_backend("exact"), unique=True, limit=3)
     assert out.complete is False and out.stopped_by == "limit"
     assert 3 <= out.count <= 25
+
+
+@pytest.mark.parametrize("backend", ["exact", "cadical195", "ganak"])
+def test_keep_at_most_lists_that_many_and_counts_all(backend):
+    puzzle = load_box(_box_text(6, 6, (), {"V": 12}), "case.box")  # 162 tilings
+    out = jobs.count(puzzle, get_backend(backend), keep=True, keep_at_most=3)
+    assert (out.count, out.complete, len(out.solutions)) == (162, True, 3)
+    for sol in out.solutions:
+        puzzle.verify(sol)
+    assert len({frozenset(map(tuple, (sorted(c) for _, c in s.placements))) for s in out.solutions}) == 3
+    if backend == "ganak":  # a counter lists nothing by itself
+        with pytest.raises(BackendError, match="only counts; it cannot list solutions"):
+            jobs.count(puzzle, get_backend(backend), keep=True)
 
 
 def test_brute_force_itself_on_known_numbers():

@@ -23,7 +23,7 @@ def add_arguments(p) -> None:
     p.add_argument("--unique", "-u", action="store_true",
                    help="count solutions distinct up to the puzzle's symmetries (rotations, reflections)")
     p.add_argument("--limit", "-n", type=positive_int, metavar="N", help="stop after N solutions")
-    p.add_argument("--show", type=int, nargs="?", const=2, default=0, metavar="K",
+    p.add_argument("--show", type=positive_int, nargs="?", const=2, default=0, metavar="K",
                    help="print the first K solutions found (default K=2)")
     p.add_argument("--jobs", "-j", type=positive_int, default=os.cpu_count() or 1, metavar="N",
                    help="count large problems as sub-problems in N worker processes (default: all %(default)s cores)")
@@ -32,16 +32,20 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     puzzle, problem = load(args)
-    listing = bool(args.show) or args.limit is not None
+    # the few solutions --show prints need no enumerating engine for the count
+    listing = args.limit is not None
     if args.backend is None:
         backend, choice = jobs.choose_count_backend(problem, args.encoding, listing=listing)
     else:
         backend, choice = backend_for(args, problem, "count"), None
     progress = wants_progress(args)
+    n_shown = max(args.show, 2 if args.limit and args.limit <= 2 else 0)
+    # only the solutions shown are kept (a count of millions lists none of the rest)
     out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
-                     keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate), progress=progress,
+                     keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate),
+                     keep_at_most=n_shown, progress=progress,
                      problem=problem, jobs=args.jobs, use_known=not args.no_goal)
-    shown = out.solutions[: max(args.show, 2 if args.limit and args.limit <= 2 else 0)]
+    shown = out.solutions[:n_shown]
     if args.json:
         emit_json({
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,

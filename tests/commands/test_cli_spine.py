@@ -56,6 +56,17 @@ def test_count_says_when_it_picks_the_model_counter(cli):
     assert (d["count"], d["backend"], d["verdict"]) == (2, "exact", "multiple")
 
 
+def test_show_lists_a_few_and_the_model_counter_still_counts(cli):
+    # 12,988,816 tilings: listing them all (as --show once did) takes minutes and GBs
+    d = cli("count", "dominoes-8x8", "--show", "1", "--json").json()
+    assert (d["count"], d["complete"], d["backend"]) == (12988816, True, "ganak")
+    assert len(d["solutions"]) == 1
+    rows = d["solutions"][0]["rows"]
+    assert len(rows) == 8 and all(len(r) == 8 for r in rows)
+    r = cli("count", "dominoes-8x8", "--show", "-1")
+    assert r.code == 2 and "argument --show: must be at least 1: '-1'" in r.err
+
+
 def test_a_stopped_model_counter_says_it_has_no_count(cli, tmp_path):
     # 8 monominoes and 14 dominoes on 6x6: 154,396,898 tilings, Ganak takes
     # 30-55 s; stopped at 1 s it has nothing, which is not "at least 0"
