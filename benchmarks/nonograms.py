@@ -18,7 +18,10 @@ way (block-start order literals, ``line_encoding="blocks"``) unless
 ``NAME+goal`` decides uniqueness as ``count --limit 2`` does by default when
 the file has a goal picture: the goal, verified, is the first solution (its
 "first" time is the load and check), and the search for a second starts from
-its values; puzzles without a goal get the plain search.
+its values; puzzles without a goal get the plain search.  ``default+goal``
+is exactly the CLI's ``count --limit 2`` with no ``-b``: the engine ``count``
+picks (CaDiCaL), which hands a search from the goal that has not ended after
+1 s over to CP-SAT.
 ``NAME+sym`` runs the jobs layer's symmetric-first search where ``solve`` and
 ``count --limit 2`` do (puzzles whose clues have a symmetry), a plain search
 elsewhere.  ``NAME+dfa`` (one Regular per line: the run-length automaton, i.e.
@@ -71,9 +74,10 @@ def _work(path: Path, engine: str, send) -> None:
     regular.ORDER_LITERALS = "order" in flags
     c0 = _cpu()
     puzzle = load_puzzle(str(path))
-    backend = get_backend(name)
     how = "regular" if "dfa" in flags else "both" if "both" in flags else "blocks"
     problem = puzzle.compile(preprocess="pre" in flags, line_encoding=how)
+    # "default": the engine count picks, free to hand the search from the goal over
+    backend = jobs.choose_count_backend(problem)[0] if name == "default" else get_backend(name)
     seen, first = [], []
 
     def note_first():
@@ -93,7 +97,7 @@ def _work(path: Path, engine: str, send) -> None:
         # count --limit 2 as the CLI runs it: the verified goal is the first
         # solution, the search for a second starts from it
         note_first()
-        out = jobs.count(puzzle, backend, limit=2, keep=True, problem=problem)
+        out = jobs.count(puzzle, backend, limit=2, keep=True, problem=problem, may_switch=name == "default")
         count, complete, seen = out.count, out.complete, out.solutions
     elif "sym" in flags and jobs._symmetric_first(puzzle, problem, backend):
         found = jobs._search_symmetric_first(puzzle, problem, backend, 2, Deadline(None), note_first)

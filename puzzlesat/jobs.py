@@ -436,15 +436,18 @@ class _Counter:
         self.solutions.extend(sols if room is None else sols[:room])
 
     def run(self, problem: Problem, *, keep: bool, budget: int | None,
-            phases: frozenset | None = None, see=None) -> SearchResult:
+            phases: frozenset | None = None, see=None, cap: float | None = None) -> SearchResult:
         """Count one (sub-)problem, split over a process pool when that pays
         (``phases``: a hint for the engine, see Backend.search; ``see``:
         called with each solution and its verified decoding; neither is
-        split)."""
+        split; ``cap``: seconds this run may take, within the job's time
+        limit)."""
         self.runs += 1
         room = self.room()
         keep_here = keep and self.keep and room != 0
         remaining = self.deadline.remaining()
+        if cap is not None:
+            remaining = cap if remaining is None else min(remaining, cap)
         if remaining is not None and remaining <= 0:
             self.stopped_by = self.stopped_by or "time-limit"
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
@@ -590,7 +593,7 @@ def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
 def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,
           time_limit: float | None = None, keep: bool = False, progress: bool = False,
           problem: Problem | None = None, jobs: int = 1, use_known: bool = True,
-          keep_at_most: int | None = None) -> CountOutcome:
+          keep_at_most: int | None = None, may_switch: bool = False) -> CountOutcome:
     """Count solutions (``unique``: up to the puzzle's symmetries), exactly
     unless a limit, the time limit or Ctrl-C stops it (then ``complete`` is
     False and ``count`` a lower bound).  ``jobs`` > 1 splits large counts
@@ -599,7 +602,11 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     verified and counted first, and the search for the others starts next
     to it (:func:`_count_from_known`).  ``keep`` lists the solutions found
     (decoded), at most ``keep_at_most`` of them when given: an engine that
-    counts faster than it lists then lists those first and counts after."""
+    counts faster than it lists then lists those first and counts after.
+    ``may_switch``: the engine is a default, not the user's choice, so the
+    search from a known solution may hand over to ``HANDOVER_BACKEND``
+    (always so when ``backend`` is None)."""
+    may_switch = may_switch or backend is None
     problem = problem or puzzle.compile()
     reason = _precheck(puzzle)
     if reason:
@@ -632,8 +639,13 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                 n, complete = _orbits(ctr, problem, problem.symmetries, limit)
                 method = "symmetry-reduced"
             elif known is not None:
-                n, complete = _count_from_known(ctr, problem, *known, limit)
+                n, complete = _count_from_known(ctr, problem, *known, limit,
+                                                may_switch and backend.name != HANDOVER_BACKEND)
                 method = "known-solution-first"
+                if ctr.backend is not backend:
+                    choice = (f"{backend.name} found no further solution in {HANDOVER_AFTER:g} s from the known "
+                              f"one; {ctr.backend.name}, whose solution hint holds better on large puzzles, "
+                              "took over")
             elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend):
                 found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
                 n, complete = len(found.decoded), found.complete
@@ -649,7 +661,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             n, complete = 0, False
             ctr.stopped_by = "interrupted"
             method = "interrupted"
-    return CountOutcome(n, complete, unique, backend.name, deadline.elapsed(), ctr.stopped_by,
+    return CountOutcome(n, complete, unique, ctr.backend.name, deadline.elapsed(), ctr.stopped_by,
                         method, None, ctr.solutions, max(ctr.runs, prog.parts_total), len(implied), choice)
 
 
@@ -666,14 +678,35 @@ def _known(puzzle: Puzzle, problem: Problem) -> tuple[frozenset, object] | None:
         return None
 
 
+#: the engine a default engine's search from a known solution hands over to,
+#: and after how many seconds: CP-SAT decides faase (80x95) from its goal in
+#: 8.6 CPU-s where CaDiCaL takes 27, but costs ~0.35 s on every small puzzle
+#: that CaDiCaL decides at once (benchmarks/nonograms-results.md)
+HANDOVER_BACKEND = "cpsat"
+HANDOVER_AFTER = 1.0
+
+
+def _handover(problem: Problem) -> Backend | None:
+    """The engine to hand over to, made only when needed (importing
+    OR-Tools alone costs ~0.4 CPU-s); None if it cannot take the problem."""
+    try:
+        other = get_backend(HANDOVER_BACKEND)
+    except BackendError:
+        return None
+    return other if other.supports(problem) is None else None
+
+
 def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded,
-                      limit: int | None) -> tuple[int, bool]:
+                      limit: int | None, may_hand_over: bool = False) -> tuple[int, bool]:
     """Count with a verified solution in hand: it and its distinct images
     under the symmetries (solutions too, each verified) are counted without a
     search; the search then blocks them and starts from ``known``'s values
     (a phase hint the engines that can take one use).  For a uniqueness
     question on a puzzle whose intended picture is known, the hard part is
-    then only the search for a second solution near the first."""
+    then only the search for a second solution near the first.  With
+    ``may_hand_over``, a search that has not ended after ``HANDOVER_AFTER``
+    seconds continues on ``HANDOVER_BACKEND`` (the solutions found so far
+    blocked)."""
     found = {known: decoded}
     for g in problem.symmetries:
         image = frozenset(g.get(v, v) for v in known)
@@ -687,8 +720,21 @@ def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded
         ctr.stopped_by = "limit"
         return len(found), False
     rest = problem.with_constraints([Clause(tuple(blocking_clause(problem, sol))) for sol in found])
-    r = ctr.run(rest, keep=True, budget=None if limit is None else limit - len(found), phases=known)
-    return len(found) + r.count, r.complete
+    budget = None if limit is None else limit - len(found)
+    if not may_hand_over or not ctr.backend.can_enumerate:
+        r = ctr.run(rest, keep=True, budget=budget, phases=known)
+        return len(found) + r.count, r.complete
+    seen: list[frozenset] = []
+    before = ctr.stopped_by
+    r = ctr.run(rest, keep=True, budget=budget, phases=known, see=lambda sol, _: seen.append(sol),
+                cap=HANDOVER_AFTER)
+    if r.complete or r.stopped_by != "time-limit" or ctr.deadline.expired():
+        return len(found) + r.count, r.complete
+    ctr.stopped_by = before
+    ctr.backend = _handover(problem) or ctr.backend  # (or the same engine again, without the cap)
+    rest = rest.with_constraints([Clause(tuple(blocking_clause(problem, sol))) for sol in seen])
+    r = ctr.run(rest, keep=True, budget=None if budget is None else budget - len(seen), phases=known)
+    return len(found) + len(seen) + r.count, r.complete
 
 
 def _invariant_exactly_one(problem: Problem, group: list[dict[int, int]]):

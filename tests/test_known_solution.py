@@ -90,3 +90,63 @@ def test_cli_uses_the_goal_unless_told_not_to(cli):
     assert (j["count"], j["verdict"]) == (1, "unique") and j["method"] != "known-solution-first"
     j = cli("check", "dancer", "--json", "--no-goal").json()
     assert (j["unique"], j["matches_goal"]) == (True, True)
+
+
+#: eight solutions, clues without symmetry: the others take a search
+EIGHT_WITH_GOAL = """width 5
+height 4
+rows
+1,1
+2
+1
+1
+columns
+1
+1
+1
+1
+2
+goal "01001000111000000100"
+"""
+
+
+def test_a_default_engine_hands_the_search_from_the_goal_over(tmp_path, monkeypatch):
+    path = tmp_path / "eight.non"
+    path.write_text(EIGHT_WITH_GOAL)
+    p = load_puzzle(str(path))
+    monkeypatch.setattr(jobs, "HANDOVER_AFTER", 0.0)  # at once (1 s by default)
+    out = jobs.count(p, get_backend("cadical195"), keep=True, may_switch=True)
+    assert (out.count, out.complete, out.backend) == (8, True, "cpsat")
+    assert out.choice == ("cadical195 found no further solution in 0 s from the known one; cpsat, whose "
+                          "solution hint holds better on large puzzles, took over")
+    assert len({tuple(s) for s in out.solutions}) == 8  # each decoded and verified
+    # the user's own engine is never replaced
+    own = jobs.count(p, get_backend("cadical195"), keep=True)
+    assert (own.count, own.backend, own.choice) == (8, "cadical195", None)
+    # nor one that ends in time
+    monkeypatch.setattr(jobs, "HANDOVER_AFTER", 60.0)
+    quick = jobs.count(p, get_backend("cadical195"), limit=2, may_switch=True)
+    assert (quick.count, quick.backend, quick.choice) == (2, "cadical195", None)
+
+
+def test_check_says_when_the_engine_changed(tmp_path, capsys, monkeypatch):
+    import json
+
+    from puzzlesat.cli import main
+
+    path = tmp_path / "eight.non"
+    path.write_text(EIGHT_WITH_GOAL)
+    monkeypatch.setattr(jobs, "HANDOVER_AFTER", 0.0)  # in this process, hence main() and not a fresh one
+    assert main(["check", str(path), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["solvable"], d["unique"], d["backend"]) == (True, False, "cpsat")
+    assert d["backend_choice"].startswith("cadical195 found no further solution in 0 s")
+    assert main(["check", str(path), "--json", "-b", "cadical195"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["unique"], d["backend"], d["backend_choice"]) == (False, "cadical195", None)
+    assert main(["count", str(path), "--limit", "2"]) == 3  # stopped by the limit
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "at least 2 solutions, incomplete (stopped by limit): not unique"
+    assert lines[1].startswith("cpsat, known-solution-first, ")
+    assert lines[2] == ("(cpsat chosen: cadical195 found no further solution in 0 s from the known one; "
+                        "cpsat, whose solution hint holds better on large puzzles, took over)")

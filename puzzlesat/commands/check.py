@@ -47,7 +47,8 @@ def run(args) -> int:
     problem = puzzle.compile(preprocess=args.preprocess)
     backend = backend_for(args, problem, "solve")
     out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem,
-                     progress=wants_progress(args), use_known=not args.no_goal)
+                     progress=wants_progress(args), use_known=not args.no_goal,
+                     may_switch=args.backend is None)
     found = out.count
     if out.reason:  # impossible before solving (row and column sums differ)
         solvable, unique = False, False
@@ -67,7 +68,8 @@ def run(args) -> int:
         "line_solvable": lines.solved, "cells_fixed_by_lines": lines.fixed, "cells": lines.cells,
         "line_rounds": len(lines.rounds), "line_contradiction": lines.contradiction_at,
         "matches_goal": matches,
-        "backend": out.backend, "seconds": round(out.seconds, 6), "complete": out.complete,
+        "backend": out.backend, "backend_choice": out.choice,
+        "seconds": round(out.seconds, 6), "complete": out.complete,
         "stopped_by": out.stopped_by, "preprocess": args.preprocess, "reason": out.reason,
         "solutions": [puzzle.solution_json(s) for s in out.solutions[:2]],
     }
@@ -98,6 +100,8 @@ def _print(puzzle, rep, lines, out, args) -> None:
             print(render.plain(r.grid))
             print()
     print(f"{puzzle.title} ({puzzle.width} x {puzzle.height}, {rep['cells']} cells)")
+    if out.choice:
+        print(f"({out.backend} chosen: {out.choice})")
     how = f"{out.backend}, {out.seconds:.3f} s"
     if rep["reason"]:
         print(f"solvable:      no: {rep['reason']}")

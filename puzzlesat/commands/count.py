@@ -44,8 +44,10 @@ def run(args) -> int:
     out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
                      keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate),
                      keep_at_most=n_shown, progress=progress,
-                     problem=problem, jobs=args.jobs, use_known=not args.no_goal)
+                     problem=problem, jobs=args.jobs, use_known=not args.no_goal,
+                     may_switch=args.backend is None)
     shown = out.solutions[:n_shown]
+    choice = out.choice or choice  # the job may have handed over to another engine
     if args.json:
         emit_json({
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
