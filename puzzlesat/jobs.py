@@ -451,7 +451,7 @@ class _Counter:
         if remaining is not None and remaining <= 0:
             self.stopped_by = self.stopped_by or "time-limit"
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
-        if keep_here and room is not None and not getattr(self.backend, "solutions_are_free", True):
+        if keep_here and room is not None and see is None and not getattr(self.backend, "solutions_are_free", True):
             # an engine that counts faster than it lists: list the few solutions
             # wanted, then count without listing (it finds those again)
             want = room if budget is None else min(room, budget)

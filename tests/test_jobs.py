@@ -302,6 +302,16 @@ def test_verifier_catches_a_deformed_piece():
     pytest.fail("no cell swap produced a deformed piece")
 
 
+def test_verifier_remembers_nothing_across_a_change_of_pieces():
+    puzzle, sol = _solution()
+    puzzle.verify(sol)  # its placements are now known to be congruent
+    name = next(n for n, _ in sol.placements if n != "I")
+    piece = puzzle.piece(name)
+    piece.cells = tuple((r, 0) for r in range(len(piece.cells)))  # the same size, another shape: I
+    with pytest.raises(VerificationError, match=f"piece {name} placed at .* is not an image of its shape"):
+        puzzle.verify(sol)
+
+
 def test_verifier_catches_a_piece_used_twice():
     puzzle = load_puzzle("dominoes-2x4")
     sol = jobs.solve(puzzle, get_backend("cadical195")).solution

@@ -167,9 +167,7 @@ class Tiling(Puzzle):
         covered: dict[Point, str] = {}
         fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
         pieces = {p.name: p for p in self.pieces}
-        images = self._verifier_images()
-        # placements already found congruent: a count's solutions share most of them
-        congruent = self.__dict__.setdefault("_congruent", set())
+        images, congruent = self._verifier_tables()
         for name, cells in solution.placements:
             is_fixed = (name, tuple(sorted(cells))) in fixed
             if name not in pieces and not is_fixed:
@@ -196,24 +194,27 @@ class Tiling(Puzzle):
             if counts.get(p.name, 0) != p.count:
                 raise VerificationError(f"piece {p.name} used {counts.get(p.name, 0)} times, expected {p.count}")
 
-    def _verifier_images(self) -> dict[str, dict[frozenset, list[tuple]]]:
-        """Each piece's images under its group (the matrices applied to its
-        cells), each moved so that its least cell is the origin, with that
-        least cell's original position (a placement is such an image plus a
-        lattice translation).  Computed once per puzzle: the verifier runs on
-        every solution a count lists."""
-        cached = self.__dict__.get("_images")
-        if cached is None:
-            cached = {}
+    def _verifier_tables(self) -> tuple[dict[str, dict[frozenset, list[tuple]]], set]:
+        """For the verifier, computed once per set of pieces (it runs on every
+        solution a count lists): each piece's images under its group (the
+        matrices applied to its cells), each moved so that its least cell is
+        the origin, with that least cell's original position (a placement is
+        such an image plus a lattice translation); and the placements found
+        congruent so far (a count's solutions share most of them)."""
+        key = (self.lattice.name, tuple((p.name, tuple(p.cells), p.one_sided) for p in self.pieces))
+        cached = self.__dict__.get("_verifier")
+        if cached is None or cached[0] != key:
+            images = {}
             for p in self.pieces:
                 table: dict[frozenset, list[tuple]] = {}
                 for m in self.lattice.group(p.one_sided):
                     img = [tuple(sum(m[i][j] * c[j] for j in range(len(c))) for i in range(len(m))) for c in p.cells]
                     lo = min(img)
                     table.setdefault(frozenset(_minus(c, lo) for c in img), []).append(lo)
-                cached[p.name] = table
-            self.__dict__["_images"] = cached
-        return cached
+                images[p.name] = table
+            cached = (key, images, set())
+            self.__dict__["_verifier"] = cached
+        return cached[1], cached[2]
 
     # ------------------------------------------------------------ rendering
     def render_text(self, solution: TilingSolution, color: bool = False) -> str:
@@ -270,7 +271,7 @@ def _minus(a: tuple, b: tuple) -> tuple:
 def _congruent(lattice: Lattice, images: dict[frozenset, list[tuple]], cells) -> bool:
     """Is ``cells`` one of the piece's images (M.piece for each M in its
     group) plus a lattice translation?  ``images``: see
-    Tiling._verifier_images.  Written without the placement generator's
+    Tiling._verifier_tables.  Written without the placement generator's
     normalisation."""
     target = set(cells)
     if len(target) != len(cells):
