@@ -463,16 +463,17 @@ class _Counter:
                 return first
             keep_here = False
             remaining = self.deadline.remaining()
+        # what _search_verified keeps: nothing, everything, or at most room
+        keep_arg = keep_here and (True if room is None else room)
         if self.jobs > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS:
             parts = split(problem, self.jobs * PARTS_PER_JOB)
             if len(parts) > 1:
-                r = self._run_parts(problem, parts, room if keep_here and room is not None else keep_here,
-                                    budget, remaining)
+                r = self._run_parts(problem, parts, keep_arg, budget, remaining)
                 if not r.complete:
                     self.stopped_by = self.stopped_by or r.stopped_by
                 return r
-        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining,
-                             room if keep_here and room is not None else keep_here, self.progress.tick, phases, see)
+        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, self.progress.tick,
+                             phases, see)
         self.add_solutions(r.solutions)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
@@ -719,7 +720,11 @@ def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded
     if limit is not None and len(found) >= limit:
         ctr.stopped_by = "limit"
         return len(found), False
-    rest = problem.with_constraints([Clause(tuple(blocking_clause(problem, sol))) for sol in found])
+
+    def without(sols):
+        return problem.with_constraints([Clause(tuple(blocking_clause(problem, sol))) for sol in sols])
+
+    rest = without(found)
     budget = None if limit is None else limit - len(found)
     if not may_hand_over or not ctr.backend.can_enumerate:
         r = ctr.run(rest, keep=True, budget=budget, phases=known)
@@ -732,8 +737,8 @@ def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded
         return len(found) + r.count, r.complete
     ctr.stopped_by = before
     ctr.backend = _handover(problem) or ctr.backend  # (or the same engine again, without the cap)
-    rest = rest.with_constraints([Clause(tuple(blocking_clause(problem, sol))) for sol in seen])
-    r = ctr.run(rest, keep=True, budget=None if budget is None else budget - len(seen), phases=known)
+    r = ctr.run(without([*found, *seen]), keep=True, budget=None if budget is None else budget - len(seen),
+                phases=known)
     return len(found) + len(seen) + r.count, r.complete
 
 
