@@ -418,10 +418,12 @@ class _Counter:
     """Runs the sub-counts of one count job under one deadline and limit,
     verifying every solution a back end hands back."""
 
-    def __init__(self, puzzle, backend, limit, deadline, keep, progress, jobs=1, keep_at_most=None):
+    def __init__(self, puzzle, backend, limit, deadline, keep, progress, jobs=1, keep_at_most=None, cluster=None):
         self.puzzle, self.backend, self.limit = puzzle, backend, limit
         self.deadline, self.keep, self.progress = deadline, keep, progress
         self.jobs = jobs
+        #: a cluster.Cluster that counts the sub-problems instead of a local pool
+        self.cluster = cluster
         self.keep_at_most = keep_at_most
         self.solutions: list = []
         self.stopped_by: str | None = None
@@ -465,8 +467,9 @@ class _Counter:
             remaining = self.deadline.remaining()
         # what _search_verified keeps: nothing, everything, or at most room
         keep_arg = keep_here and (True if room is None else room)
-        if self.jobs > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS:
-            parts = split(problem, self.jobs * PARTS_PER_JOB)
+        workers = max(2, self.cluster.threads) if self.cluster else self.jobs
+        if workers > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS:
+            parts = split(problem, workers * PARTS_PER_JOB)
             if len(parts) > 1:
                 r = self._run_parts(problem, parts, keep_arg, budget, remaining)
                 if not r.complete:
@@ -482,23 +485,20 @@ class _Counter:
         return r
 
     def _run_parts(self, problem, parts, keep, budget, remaining) -> SearchResult:
-        """Count the sub-problems in a pool of forked workers and add up."""
-        import multiprocessing
-
-        global _WORK
-        _WORK = (self.puzzle, self.backend, problem, keep, remaining)
-        ctx = multiprocessing.get_context("fork")
+        """Count the sub-problems on the executor (a pool of forked workers,
+        or the Dask cluster) and add up."""
+        deadline = Deadline(remaining)
+        executor = self.cluster or _ForkPool(min(self.jobs, len(parts)))
+        # a cluster's workers stop on their own at the time limit (nothing kills them)
+        work = (self.puzzle, self.backend, problem, keep, remaining if self.cluster else None)
         total, complete, stopped = 0, True, None
         self.progress.parts_total += len(parts)
-        deadline = Deadline(remaining)
-        pool = ctx.Pool(min(self.jobs, len(parts)))
         try:
-            results = pool.imap_unordered(_count_part, [(i, lits, budget) for i, lits in enumerate(parts)])
+            executor.start(_count_part, work, [(i, lits, budget) for i, lits in enumerate(parts)])
             for _ in parts:
-                left = deadline.remaining()
                 try:
-                    n, ok, why, sols = results.next(timeout=left)
-                except multiprocessing.TimeoutError:
+                    n, ok, why, sols = executor.next(deadline.remaining())
+                except TimeoutError:
                     complete, stopped = False, "time-limit"
                     break
                 total += n
@@ -515,11 +515,46 @@ class _Counter:
         except KeyboardInterrupt:
             complete, stopped = False, "interrupted"
         finally:
-            pool.terminate()
-            pool.join()
-            _WORK = None
+            executor.stop()
+            if executor is not self.cluster:
+                executor.close()
         return SearchResult(total, complete, self.backend.name, deadline.elapsed(), [], stopped,
                             {"subproblems": len(parts)})
+
+
+class _ForkPool:
+    """The local executor of sub-problems: forked workers that inherit the
+    work (no pickling of the problem); same interface as cluster.Cluster."""
+
+    def __init__(self, processes: int):
+        self.processes = processes
+        self.pool = self.results = None
+
+    def start(self, fn, work, tasks) -> None:
+        import multiprocessing
+
+        global _WORK
+        _WORK = work  # the workers, forked next, inherit it
+        self.pool = multiprocessing.get_context("fork").Pool(self.processes)
+        self.results = self.pool.imap_unordered(_count_part_here, tasks)
+
+    def next(self, timeout: float | None):
+        import multiprocessing
+
+        try:
+            return self.results.next(timeout=timeout)
+        except multiprocessing.TimeoutError:
+            raise TimeoutError from None
+
+    def stop(self) -> None:
+        global _WORK
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+        _WORK = None
+
+    def close(self) -> None:
+        pass
 
 
 #: problems with fewer primary variables are never split (pool start-up costs more)
@@ -558,15 +593,21 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
     return r
 
 
-def _count_part(task):
-    """Pool worker: count the shared problem with some literals forced."""
+def _count_part(work, task):
+    """Count one sub-problem: the shared problem with some literals forced
+    (``work``: puzzle, back end, problem, what to keep, time limit)."""
     i, lits, budget = task
-    puzzle, backend, problem, keep, _ = _WORK
+    puzzle, backend, problem, keep, time_limit = work
     sub = problem.with_constraints([Clause((l,)) for l in lits])
-    # no time limit here: the parent enforces it by terminating the pool
-    # (and daemonic workers could not start the child some engines time out in)
-    r = _search_verified(puzzle, backend, sub, budget, None, keep, lambda: None)
+    r = _search_verified(puzzle, backend, sub, budget, time_limit, keep, lambda: None)
     return r.count, r.complete, r.stopped_by, r.solutions
+
+
+def _count_part_here(task):
+    """A forked pool worker: the work it inherited.  No time limit here: the
+    parent enforces it by terminating the pool (and daemonic workers could
+    not start the child some engines time out in)."""
+    return _count_part(_WORK, task)
 
 
 def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
@@ -594,11 +635,12 @@ def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
 def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,
           time_limit: float | None = None, keep: bool = False, progress: bool = False,
           problem: Problem | None = None, jobs: int = 1, use_known: bool = True,
-          keep_at_most: int | None = None, may_switch: bool = False) -> CountOutcome:
+          keep_at_most: int | None = None, may_switch: bool = False, cluster=None) -> CountOutcome:
     """Count solutions (``unique``: up to the puzzle's symmetries), exactly
     unless a limit, the time limit or Ctrl-C stops it (then ``complete`` is
     False and ``count`` a lower bound).  ``jobs`` > 1 splits large counts
-    into sub-problems counted by that many worker processes.  With
+    into sub-problems counted by that many worker processes; ``cluster`` (a
+    connected :class:`puzzlesat.cluster.Cluster`) by its Dask workers.  With
     ``use_known``, a solution the puzzle file gives (a nonogram's goal) is
     verified and counted first, and the search for the others starts next
     to it (:func:`_count_from_known`).  ``keep`` lists the solutions found
@@ -628,7 +670,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     # a model counter has no count until it ends: its line shows the clock
     label = "counting" if backend.can_enumerate else f"counting ({backend.name})"
     with _drawing_progress(backend, progress, label, counting=backend.can_enumerate) as prog:
-        ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs, keep_at_most)
+        ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs, keep_at_most, cluster)
         try:
             if lister is not None:
                 shown = _search_verified(puzzle, lister, problem, keep_at_most, deadline.remaining(), keep_at_most,

@@ -11,6 +11,7 @@ from .common import (add_backend_options, add_color_option, add_goal_option, add
                      add_progress_option, backend_for, load, positive_int, wants_progress)
 
 NAME = "count"
+CORES = os.cpu_count() or 1
 HELP = "count solutions (--unique: up to the board's symmetries)"
 
 
@@ -25,8 +26,13 @@ def add_arguments(p) -> None:
     p.add_argument("--limit", "-n", type=positive_int, metavar="N", help="stop after N solutions")
     p.add_argument("--show", type=positive_int, nargs="?", const=2, default=0, metavar="K",
                    help="print the first K solutions found (default K=2)")
-    p.add_argument("--jobs", "-j", type=positive_int, default=os.cpu_count() or 1, metavar="N",
-                   help="count large problems as sub-problems in N worker processes (default: all %(default)s cores)")
+    where = p.add_mutually_exclusive_group()
+    # default None, not the core count: argparse would not see a -j equal to its default beside --cluster
+    where.add_argument("--jobs", "-j", type=positive_int, metavar="N",
+                       help=f"count large problems as sub-problems in N worker processes (default: all {CORES} cores)")
+    where.add_argument("--cluster", metavar="ADDRESS",
+                       help="count the sub-problems on the workers of a Dask scheduler instead, e.g. tcp://host:8786 "
+                            "(every worker needs this puzzlesat installed; see README)")
     add_progress_option(p)
 
 
@@ -40,12 +46,23 @@ def run(args) -> int:
         backend, choice = backend_for(args, problem, "count"), None
     progress = wants_progress(args)
     n_shown = max(args.show, 2 if args.limit and args.limit <= 2 else 0)
-    # only the solutions shown are kept (a count of millions lists none of the rest)
-    out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
-                     keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate),
-                     keep_at_most=n_shown, progress=progress,
-                     problem=problem, jobs=args.jobs, use_known=not args.no_goal,
-                     may_switch=args.backend is None)
+    cluster = None
+    if args.cluster:
+        from ..cluster import Cluster
+
+        if progress:
+            print(f"connecting to the Dask scheduler at {args.cluster} ...", file=sys.stderr, flush=True)
+        cluster = Cluster(args.cluster)
+    try:
+        # only the solutions shown are kept (a count of millions lists none of the rest)
+        out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
+                         keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate),
+                         keep_at_most=n_shown, progress=progress,
+                         problem=problem, jobs=args.jobs or CORES, use_known=not args.no_goal,
+                         may_switch=args.backend is None, cluster=cluster)
+    finally:
+        if cluster is not None:
+            cluster.close()
     shown = out.solutions[:n_shown]
     choice = out.choice or choice  # the job may have handed over to another engine
     if args.json:
@@ -55,7 +72,9 @@ def run(args) -> int:
             "stopped_by": out.stopped_by, "backend": out.backend, "backend_choice": choice,
             "method": out.method,
             "seconds": round(out.seconds, 6), "symmetries": len(problem.symmetries),
-            "jobs": args.jobs, "subproblems": out.subproblems, "implied_constraints": out.implied,
+            "jobs": None if cluster else args.jobs or CORES, "subproblems": out.subproblems,
+            "cluster": None if cluster is None else {"address": cluster.address, "workers": cluster.workers,
+                                                      "threads": cluster.threads, "tasks": cluster.tasks}, "implied_constraints": out.implied,
             "expected": puzzle.expected.get("unique" if args.unique else "count"),
             "reason": out.reason,
             "verdict": _verdict(out),
@@ -81,6 +100,13 @@ def run(args) -> int:
         print(f"{line}\n{out.backend}, {out.method}{sym}{implied}, {out.seconds:.3f} s")
         if choice:
             print(f"({out.backend} chosen: {choice})")
+        if cluster is not None:
+            if cluster.tasks:
+                print(f"{cluster.tasks} sub-problems counted on the Dask cluster at {cluster.describe()}")
+            else:
+                print(f"counted here, not on the cluster at {cluster.address}: nothing was split (problems with "
+                      f"fewer than {jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a "
+                      "known solution, are not)")
         exp = puzzle.expected.get("unique" if args.unique else "count")
         if exp is not None and out.complete and exp != out.count:
             print(f"note: the instance file expects {exp}", file=sys.stderr)

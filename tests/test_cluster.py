@@ -1,0 +1,132 @@
+"""count --cluster: the sub-problems counted by the workers of a real Dask
+scheduler (a LocalCluster of two worker processes on this machine)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from puzzlesat import cli, cluster as cluster_mod, jobs
+from puzzlesat.backends import BackendError, get_backend
+from puzzlesat.loading import load_puzzle
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    from distributed import LocalCluster
+
+    lc = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        yield lc.scheduler_address
+    finally:
+        lc.close()
+
+
+def _cli(*args):
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", *args], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in r.stderr, r.stderr
+    return r
+
+
+@pytest.mark.parametrize("backend", ["exact", "cadical195"])
+def test_cluster_counts_and_lists_the_same_verified_solutions_as_one_process(scheduler, backend):
+    puzzle = load_puzzle("pentomino-3x20")
+    cl = cluster_mod.Cluster(scheduler)
+    try:
+        far = jobs.count(puzzle, get_backend(backend), keep=True, cluster=cl)
+        sent = cl.tasks
+        uniq = jobs.count(puzzle, get_backend(backend), unique=True, cluster=cl)
+    finally:
+        cl.close()
+    here = jobs.count(puzzle, get_backend(backend), keep=True, jobs=1)
+    assert (far.count, far.complete) == (8, True)  # the 3x20 box's 8 tilings (2 up to symmetry)
+    assert (uniq.count, uniq.complete) == (2, True)
+    assert sent > 1  # the count went to the workers, split
+    for s in far.solutions:
+        puzzle.verify(s)  # the family's checker, again, in this process
+    key = lambda s: sorted(s.placements)  # noqa: E731
+    assert sorted(map(key, far.solutions)) == sorted(map(key, here.solutions))
+
+
+def test_cluster_cli_text_and_json(scheduler):
+    r = _cli("count", "pentomino-8x8-four-holes", "--cluster", scheduler)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "168 solutions"
+    assert lines[-1].endswith(f"sub-problems counted on the Dask cluster at {scheduler} (2 workers, 2 threads)")
+    r = _cli("count", "pentomino-8x8-four-holes", "--unique", "--cluster", scheduler, "--json")
+    out = json.loads(r.stdout)
+    assert (out["count"], out["complete"], out["jobs"]) == (21, True, None)
+    assert out["cluster"]["address"] == scheduler
+    assert (out["cluster"]["workers"], out["cluster"]["threads"]) == (2, 2)
+    assert out["cluster"]["tasks"] > 1
+
+
+def test_cluster_says_when_nothing_was_split(scheduler):
+    r = _cli("count", "tetromino-L-4x4", "--cluster", scheduler)
+    assert r.returncode == 0
+    assert r.stdout.splitlines()[0] == "10 solutions"
+    assert r.stdout.splitlines()[-1] == (
+        f"counted here, not on the cluster at {scheduler}: nothing was split (problems with fewer than "
+        f"{jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a known solution, are not)")
+
+
+def test_cluster_time_limit_is_a_labelled_lower_bound(scheduler):
+    r = _cli("count", "pentomino-6x10", "--cluster", scheduler, "-t", "0.5")
+    assert r.returncode == cli.EXIT_INCOMPLETE
+    first = r.stdout.splitlines()[0]
+    assert first.startswith("at least ") and first.endswith(" solutions, incomplete (stopped by time-limit)")
+    assert int(first.split()[2]) < 9356
+
+
+def test_cluster_ctrl_c_is_a_labelled_lower_bound(scheduler):
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "count", "pentomino-6x10", "--cluster", scheduler],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == cli.EXIT_INCOMPLETE, err
+    first = out.splitlines()[0]
+    assert first.startswith("at least ") and first.endswith("solutions, incomplete (stopped by interrupted)"), out
+    assert "Traceback" not in err
+
+
+def test_cluster_and_jobs_exclude_each_other(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["count", "pentomino-3x20", "-j", "2", "--cluster", "tcp://127.0.0.1:1"])
+    assert e.value.code == cli.EXIT_BAD_INPUT
+    assert "argument --cluster: not allowed with argument --jobs/-j" in capsys.readouterr().err
+
+
+def test_unreachable_scheduler_is_a_clear_error(monkeypatch, capsys):
+    monkeypatch.setattr(cluster_mod, "CONNECT_TIMEOUT", 0.5)
+    code = cli.main(["count", "pentomino-3x20", "--cluster", "tcp://127.0.0.1:1"])
+    assert code == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.startswith("puzzlesat: cannot reach a Dask scheduler at 'tcp://127.0.0.1:1': "), err
+    assert "Traceback" not in err
+
+
+def test_workers_running_other_code_are_refused():
+    with pytest.raises(BackendError, match=r"^1 of 2 Dask workers run another puzzlesat \(source hash differs "
+                                           r"from this one's abc\): tcp://b; install the same version"):
+        cluster_mod.check_workers({"tcp://a": "abc", "tcp://b": "def"}, "abc")
+    cluster_mod.check_workers({"tcp://a": "abc", "tcp://b": "abc"}, "abc")  # the same code: fine
+
+
+def test_fingerprint_follows_the_sources(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    copy = tmp_path / "puzzlesat"
+    shutil.copytree(Path(cluster_mod.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert cluster_mod.code_fingerprint(copy) == cluster_mod.code_fingerprint()
+    with open(copy / "jobs.py", "a") as f:
+        f.write("\n# an edit\n")
+    assert cluster_mod.code_fingerprint(copy) != cluster_mod.code_fingerprint()
