@@ -85,12 +85,20 @@ def test_cluster_time_limit_is_a_labelled_lower_bound(scheduler):
 
 
 def test_cluster_ctrl_c_is_a_labelled_lower_bound(scheduler):
-    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "count", "pentomino-6x10", "--cluster", scheduler],
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "count", "pentomino-6x10", "--cluster", scheduler,
+                          "--progress"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(3)
+    # interrupt the count, not the loading: wait for the progress line, then a second
+    seen = ""
+    while "counting: " not in seen:
+        c = p.stderr.read(1)
+        assert c, (p.wait(), seen)
+        seen += c
+    time.sleep(1.0)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
+    err = seen + err
     assert p.returncode == cli.EXIT_INCOMPLETE, err
     first = out.splitlines()[0]
     assert first.startswith("at least ") and first.endswith("solutions, incomplete (stopped by interrupted)"), out

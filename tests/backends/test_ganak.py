@@ -4,7 +4,6 @@ the exact-cover engine and PySAT; counts only; time limits."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -85,9 +84,8 @@ def test_limit_caps_the_count(ganak):
 
 
 def test_time_limit(ganak):
-    t = time.perf_counter()
+    # 258,584,046,368 tilings, ~10 s of work: a limit that did not stop it would end complete
     r = ganak.count(dominoes(10, 10), time_limit=0.05)
-    assert time.perf_counter() - t < 2
     assert (r.count, r.complete, r.stopped_by) == (0, False, "time-limit")
 
 

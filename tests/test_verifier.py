@@ -1,0 +1,180 @@
+"""The families' checkers, rule by rule: each breaks one rule of a valid
+solution and expects that rule's message (a checker that lost any one of its
+checks fails here), and a back end that lies is caught end to end (exit 4)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import get_backend
+from puzzlesat.errors import VerificationError
+from puzzlesat.loading import load_puzzle
+from puzzlesat.models.tiling.puzzle import TilingSolution
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+# ------------------------------------------------------------------ tilings
+
+
+def test_a_valid_solution_passes():
+    puzzle = load_puzzle("pentomino-8x8-hole")
+    sol = jobs.solve(puzzle, get_backend("exact")).solution
+    puzzle.verify(sol)  # the reference every test below breaks in one way
+
+
+def test_overlap():
+    puzzle = load_puzzle("dominoes-2x4")
+    sol = jobs.solve(puzzle, get_backend("exact")).solution
+    (n0, c0), (n1, c1) = sol.placements[:2]
+    bad = TilingSolution([(n0, c0), (n1, c0)] + sol.placements[2:])  # the second domino on top of the first
+    r, c = c0[0]
+    with pytest.raises(VerificationError, match=rf"^cell \({r + 1}, {c + 1}\) covered by both D and D$"):
+        puzzle.verify(bad)
+
+
+def test_a_hole_covered():
+    puzzle = load_puzzle("pentomino-8x8-hole")  # the central 2x2, rows and columns 4-5, is not a free cell
+    sol = jobs.solve(puzzle, get_backend("exact")).solution
+    name, cells = sol.placements[0]
+    bad = TilingSolution([(name, cells[:-1] + ((3, 3),))] + sol.placements[1:])
+    with pytest.raises(VerificationError, match=rf"^piece {name} covers \(4, 4\), which is not a free cell of the "
+                                                r"board$"):
+        puzzle.verify(bad)
+
+
+def test_a_cell_off_the_board(tmp_path):
+    puzzle = load_puzzle(_write(tmp_path, "line.box", "BOX / 4\nELEMENT / (D) (1), (2)\n"
+                                                      "ELEMENT / (M) (1)\nELEMENT / (M) (1)\n"))
+    bad = TilingSolution([("D", ((3,), (4,))), ("M", ((0,),)), ("M", ((1,),)), ("M", ((2,),))])
+    with pytest.raises(VerificationError, match=r"^piece D covers \(5\), which is not a free cell of the board$"):
+        puzzle.verify(bad)
+
+
+def test_a_cell_left_uncovered():
+    puzzle = load_puzzle("pentomino-3x20")
+    sol = jobs.solve(puzzle, get_backend("exact")).solution
+    name, cells = sol.placements[-1]
+    with pytest.raises(VerificationError, match=r"^cell \(\d+, \d+\) is not covered$"):
+        puzzle.verify(TilingSolution(sol.placements[:-1]))
+
+
+def test_a_piece_used_too_often(tmp_path):
+    # a 1-D box of 4 cells: one domino and two monominoes; two dominoes cover
+    # it exactly, every placement a true domino: only the piece count is wrong
+    puzzle = load_puzzle(_write(tmp_path, "line.box", "BOX / 4\nELEMENT / (D) (1), (2)\n"
+                                                      "ELEMENT / (M) (1)\nELEMENT / (M) (1)\n"))
+    good = TilingSolution([("D", ((0,), (1,))), ("M", ((2,),)), ("M", ((3,),))])
+    puzzle.verify(good)
+    bad = TilingSolution([("D", ((0,), (1,))), ("D", ((2,), (3,)))])
+    with pytest.raises(VerificationError, match=r"^piece D used 2 times, expected 1$"):
+        puzzle.verify(bad)
+
+
+def test_an_unknown_piece():
+    puzzle = load_puzzle("pentomino-3x20")
+    sol = jobs.solve(puzzle, get_backend("exact")).solution
+    name, cells = sol.placements[0]
+    bad = TilingSolution([("Q", cells)] + sol.placements[1:])
+    with pytest.raises(VerificationError, match=r"^unknown piece 'Q' placed at "):
+        puzzle.verify(bad)
+
+
+def test_a_deformed_piece():
+    puzzle = load_puzzle("dominoes-2x4")
+    # two cells in a column and two in a row are dominoes; a diagonal pair is not
+    bad = TilingSolution([("D", ((0, 0), (1, 1))), ("D", ((1, 0), (0, 1))), ("D", ((0, 2), (0, 3))),
+                          ("D", ((1, 2), (1, 3)))])
+    with pytest.raises(VerificationError, match=r"^piece D placed at .* is not an image of its shape$"):
+        puzzle.verify(bad)
+
+
+@pytest.mark.parametrize("one_sided", [False, True])
+def test_a_mirrored_one_sided_piece(tmp_path, one_sided):
+    # two L tetrominoes in a 2x4 box; the mirror tiling uses two J's
+    text = ("BOX / 2 * 4\nELEMENT / (L) (1, 1), (2, 1), (3, 1), (3, 2)\n"
+            "ELEMENT / (L) (1, 1), (2, 1), (3, 1), (3, 2)\n")
+    if one_sided:
+        text = "# one-sided: L\n" + text
+    puzzle = load_puzzle(_write(tmp_path, "ls.box", text))
+    sol = jobs.solve(puzzle, get_backend("exact")).solution
+    puzzle.verify(sol)
+    mirror = TilingSolution([(n, tuple((1 - r, c) for r, c in cells)) for n, cells in sol.placements])
+    if not one_sided:
+        puzzle.verify(mirror)  # a free piece may be turned over
+        return
+    with pytest.raises(VerificationError, match=r"^piece L placed at .* is not an image of its shape$"):
+        puzzle.verify(mirror)
+
+
+# ---------------------------------------------------------------- nonograms
+
+
+def test_nonogram_rows_right_and_a_column_wrong(tmp_path):
+    # 2x2, every row and column one black cell: the two diagonals solve it
+    puzzle = load_puzzle(_write(tmp_path, "diag.nin", "2 2\n1\n1\n1\n1\n"))
+    puzzle.verify(((1, 0), (0, 1)))
+    with pytest.raises(VerificationError, match=r"^column 1 has runs 2, its clue is 1$"):
+        puzzle.verify(((1, 0), (1, 0)))  # both rows still one black cell each
+
+
+def test_nonogram_a_row_wrong_and_a_grid_of_the_wrong_size(tmp_path):
+    puzzle = load_puzzle(_write(tmp_path, "diag.nin", "2 2\n1\n1\n1\n1\n"))
+    with pytest.raises(VerificationError, match=r"^row 1 has runs 2, its clue is 1$"):
+        puzzle.verify(((1, 1), (0, 0)))
+    with pytest.raises(VerificationError, match=r"^the grid is not 2 wide and 2 high$"):
+        puzzle.verify(((1, 0),))
+
+
+# --------------------------------------------------- a lying back end, end to end
+
+
+@pytest.fixture
+def liar(tmp_path):
+    """An external "SAT solver" that always answers the same wrong model:
+    variables 1-4 true (on dominoes-2x4, two dominoes on the same cells)."""
+    path = tmp_path / "liar"
+    path.write_text("#!/bin/sh\necho 's SATISFIABLE'\necho 'v 1 2 3 4 0'\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def _run(*args):
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", *args], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    assert "Traceback" not in r.stderr, r.stderr
+    return r
+
+
+LIE = "returned an invalid solution: cell (1, 2) covered by both D and D"
+
+
+@pytest.mark.parametrize("job", ["solve", "count"])
+def test_a_lying_backend_is_caught(liar, job):
+    r = _run(job, "dominoes-2x4", "-b", f"external:{liar}")
+    assert r.returncode == 4
+    assert r.stderr.strip() == f"puzzlesat: verification failed: backend external:{liar} {LIE}"
+    assert r.stdout == ""  # nothing the liar said is printed as a solution
+
+
+def test_compare_marks_a_lying_backend_invalid(liar):
+    r = _run("compare", "dominoes-2x4", "--backends", f"external:{liar},exact", "--json")
+    assert r.returncode == 4
+    import json
+
+    out = json.loads(r.stdout)
+    runs = {row["backend"]: row for row in out["runs"]}
+    assert runs[f"external:{liar}"]["status"] == "invalid"
+    assert LIE in runs[f"external:{liar}"]["error"]
+    assert (runs["exact"]["status"], runs["exact"]["result"]) == ("ok", "solved")
+    assert out["agreement"]["dominoes-2x4"]["invalid"] == [f"external:{liar}"]
