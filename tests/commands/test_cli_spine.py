@@ -211,7 +211,7 @@ def test_preprocess_on_solve_and_count(cli):
 
 
 @pytest.mark.parametrize("backend", ["cadical195", "glucose4", "cpsat"])
-def test_ctrl_c_ends_a_solve_labelled_interrupted(backend, shared_dir):
+def test_ctrl_c_ends_a_solve_labelled_interrupted(backend, request):
     # A Ctrl-C is not the time limit: say so (it used to print "within the time
     # limit" with no limit given).  CP-SAT's own SIGINT handler deadlocked
     # about one Ctrl-C in four during the presolve of faase; Python handles
@@ -222,8 +222,8 @@ def test_ctrl_c_ends_a_solve_labelled_interrupted(backend, shared_dir):
     import sys
     import time
 
-    if backend == "cpsat":
-        instance = str(shared_dir / "data" / "nonograms" / "survey" / "faase.non")
+    if backend == "cpsat":  # only this variant needs the shared data
+        instance = str(request.getfixturevalue("shared_dir") / "data" / "nonograms" / "survey" / "faase.non")
     else:
         instance = "pentomino-5x3x2x2"
     p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "solve", instance, "-b", backend, "--json",
@@ -259,14 +259,15 @@ def _frames(err: str) -> list[str]:
 
 
 @pytest.mark.parametrize("backend", ["cadical195", "glucose4", "cpsat"])
-def test_progress_clock_moves_while_no_solution_arrives(cli, backend, shared_dir):
+def test_progress_clock_moves_while_no_solution_arrives(cli, backend, request):
     # a search that finds nothing before the limit: the progress line must
     # keep counting the seconds all the same (a heartbeat, which needs the
     # solver to leave the GIL: CaDiCaL runs in a child for it).  5x3x2x2 has
     # no tiling, but CP-SAT may prove that within the limit; faase's first
     # solution takes it minutes
     if backend == "cpsat":
-        instance, extra = shared_dir / "data" / "nonograms" / "survey" / "faase.non", ["--no-goal"]
+        instance = request.getfixturevalue("shared_dir") / "data" / "nonograms" / "survey" / "faase.non"
+        extra = ["--no-goal"]
     else:
         instance, extra = "pentomino-5x3x2x2", []
     r = cli("solve", instance, "-b", backend, "-t", "1.6", "--progress")

@@ -108,7 +108,7 @@ def test_solve_line_equals_brute_force():
                            for i, w0 in enumerate(words[0])]
 
 
-def test_line_solver_solves_dancer_and_stalls_on_n_dom(shared_dir):
+def test_line_solver_solves_dancer_and_stalls_on_n_dom():  # bundled puzzles only
     d = load_puzzle("dancer")
     r = line_solve(d, record=True)
     assert r.solved and tuple(map(tuple, r.grid)) == d.goal
