@@ -145,16 +145,22 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     if reason:
         return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason)
     backend = backend or pick_backend(problem, None, "solve")
-    with _drawing_progress(backend, progress, f"solving ({backend.name})", counting=False):
-        if _symmetric_first(puzzle, problem, backend):
-            deadline = Deadline(time_limit)
-            found = _search_symmetric_first(puzzle, problem, backend, 1, deadline)
-            status = (Status.SOLVED if found.decoded else
-                      Status.NO_SOLUTION if found.complete else Status.UNKNOWN)
-            return SolveOutcome(status, found.decoded[0] if found.decoded else None, backend.name,
-                                deadline.elapsed(), method=found.how,
-                                stopped_by=found.stopped_by if status == Status.UNKNOWN else None)
-        r: SolveResult = backend.solve(problem, time_limit=time_limit)
+    clock = Deadline(None)
+    try:
+        with _drawing_progress(backend, progress, f"solving ({backend.name})", counting=False):
+            if _symmetric_first(puzzle, problem, backend):
+                deadline = Deadline(time_limit)
+                found = _search_symmetric_first(puzzle, problem, backend, 1, deadline)
+                status = (Status.SOLVED if found.decoded else
+                          Status.NO_SOLUTION if found.complete else Status.UNKNOWN)
+                return SolveOutcome(status, found.decoded[0] if found.decoded else None, backend.name,
+                                    deadline.elapsed(), method=found.how,
+                                    stopped_by=found.stopped_by if status == Status.UNKNOWN else None)
+            r: SolveResult = backend.solve(problem, time_limit=time_limit)
+    except KeyboardInterrupt:
+        # a Ctrl-C outside the solver's own call (building its model: faase's
+        # CP-SAT model takes a second or two) is the same answer
+        return SolveOutcome(Status.UNKNOWN, None, backend.name, clock.elapsed(), stopped_by="interrupted")
     sol = None
     if r.status == Status.SOLVED:
         sol = decode_verified(puzzle, problem, r.assignment, backend.name)
