@@ -116,6 +116,7 @@ def test_count_enumerates_when_solutions_are_listed_or_few():
     assert (backend.name, why) == ("exact", None)
     out = jobs.count(t, limit=3, keep=True)
     assert (out.count, out.complete, out.backend, out.choice) == (3, False, "exact", None)
+    assert len({tuple(sorted(s.placements)) for s in out.solutions}) == len(out.solutions) == 3
     for s in out.solutions:
         t.verify(s)
     for name in ("pentomino-6x10", "tetromino-pairs-5x8", "no0", "hexagon-tetrahexes-trihexes"):

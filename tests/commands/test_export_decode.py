@@ -4,6 +4,7 @@ round trips through real solvers, and the errors a user can cause."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -160,9 +161,13 @@ def test_pyganak_counts_the_3x20_export_like_count(tmp_path, capsys):
 
 def test_export_errors(tmp_path, capsys):
     assert main(["export", "dominoes-2x4", "-o", "-", "--json"]) == 2
-    assert main(["export", "dominoes-2x4", "-o", str(tmp_path / "no" / "such" / "dir.cnf")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    assert capsys.readouterr().err == "puzzlesat: --json and '-o -' would both write to stdout; give -o a file\n"
+    bad = tmp_path / "no" / "such" / "dir.cnf"
+    assert main(["export", "dominoes-2x4", "-o", str(bad)]) == 2
+    assert capsys.readouterr().err == f"puzzlesat: {bad}: cannot write: No such file or directory\n"
     assert main(["export", "dominoes-2x4", "-f", "cpsat", "-e", "pairwise", "-o", "-"]) == 2
+    assert capsys.readouterr().err == ("puzzlesat: --encoding chooses a CNF encoding; the cpsat format keeps "
+                                       "cardinality constraints as they are\n")
 
 
 # ------------------------------------------------------- round trips
@@ -240,8 +245,14 @@ def test_decode_invalid_tiling_names_cell_and_pieces(tmp_path, capsys):
     a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, wrong)) + " 0\n")
     assert main(["decode", "pentomino-3x20", a]) == 4
     err = capsys.readouterr().err
-    assert "verification failed" in err and "not a solution" in err
-    assert "cell (" in err or "piece" in err
+    # the moved piece now overlaps the one that covered its new cell
+    moved, was = problem.meaning(wrong[0]), problem.meaning(lits[0])
+    (cell,) = set(moved.cells) - set(was.cells)
+    owner = next(problem.meaning(v).piece for v in lits[1:] if cell in problem.meaning(v).cells)
+    r, c = cell
+    pair = f"({moved.piece} and {owner}|{owner} and {moved.piece})"
+    assert re.fullmatch(rf"puzzlesat: verification failed: {re.escape(a)}: the solver's model is not a solution: "
+                        rf"cell \({r + 1}, {c + 1}\) covered by both {pair}\n", err), err
 
 
 def test_decode_invalid_nonogram_names_the_line(tmp_path, nono, capsys):

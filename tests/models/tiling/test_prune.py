@@ -26,6 +26,7 @@ def test_dead_placements_are_in_no_solution_and_close_under_symmetry(name):
     p = t.compile()
     dead = set(dead_placements(t, p))
     used, _ = _used_placements(t, p)
+    assert dead  # every one of these boards has some
     assert not dead & used
     for g in p.symmetries:
         assert {g.get(v, v) for v in dead} == dead
@@ -34,13 +35,28 @@ def test_dead_placements_are_in_no_solution_and_close_under_symmetry(name):
 def test_corner_cut_offs_are_dead_on_3x20():
     t = load_puzzle("pentomino-3x20")
     p = t.compile()
-    dead = dead_placements(t, p)
-    # an I along the long side leaves 3x5 + 2x15 + ...: fine; any placement
-    # leaving 1-4 cells alone in a corner is not
-    assert len(dead) > len(p.primary) // 4
-    for v in dead:
-        cells = set(p.meaning(v).cells)
-        assert cells <= t.board
+    dead = set(dead_placements(t, p))
+    # the oracle, written here: all pieces are pentominoes, one of each, so a
+    # placement is dead exactly when a region of the cells it leaves free
+    # (4-neighbour flood fill on the 3x20 grid) is not a multiple of 5
+    free = {(r, c) for r in range(3) for c in range(20)}
+    expect = set()
+    for v in p.primary:
+        left = free - set(p.meaning(v).cells)
+        while left:
+            stack, size = [left.pop()], 0
+            while stack:
+                r, c = stack.pop()
+                size += 1
+                for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                    if q in left:
+                        left.remove(q)
+                        stack.append(q)
+            if size % 5:
+                expect.add(v)
+                break
+    assert dead == expect
+    assert len(dead) > len(p.primary) // 4  # an I along the long side is fine; a corner cell cut off is not
 
 
 def _strip(n, pieces):
