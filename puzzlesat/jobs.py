@@ -167,7 +167,9 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     return SolveOutcome(r.status, sol, r.backend, r.seconds, stopped_by=r.stopped_by)
 
 
-def decode_verified(puzzle: Puzzle, problem: Problem, assignment: frozenset, backend: str):
+def decode_verified(puzzle: Puzzle, problem: Problem, assignment: frozenset | None, backend: str):
+    if assignment is None:
+        raise VerificationError(f"backend {backend} reported a solution but returned no assignment")
     sol = puzzle.decode(problem, assignment)
     try:
         puzzle.verify(sol)

@@ -178,3 +178,19 @@ def test_compare_marks_a_lying_backend_invalid(liar):
     assert LIE in runs[f"external:{liar}"]["error"]
     assert (runs["exact"]["status"], runs["exact"]["result"]) == ("ok", "solved")
     assert out["agreement"]["dominoes-2x4"]["invalid"] == [f"external:{liar}"]
+
+
+def test_a_solved_answer_without_an_assignment_is_not_a_solution():
+    from puzzlesat.backends.base import Backend, SolveResult, Status
+
+    class Mute(Backend):
+        name = "mute"
+
+        def supports(self, problem):
+            return None
+
+        def solve(self, problem, *, time_limit=None):
+            return SolveResult(Status.SOLVED, None, self.name, 0.0)
+
+    with pytest.raises(VerificationError, match=r"^backend mute reported a solution but returned no assignment$"):
+        jobs.solve(load_puzzle("dominoes-2x4"), Mute())

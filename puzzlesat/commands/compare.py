@@ -395,7 +395,7 @@ def worker(spec: dict) -> dict:
                         "total_s": 0.0, "count": None, "note": reason}
             r = be.solve(problem, time_limit=limit)
             total = time.perf_counter() - start
-            if r.assignment is not None:
+            if r.status.value == "solved":  # no assignment is as bad as a wrong one
                 jobs.decode_verified(puzzle, problem, r.assignment, be.name)
             return {**out, "status": "ok", "result": r.status.value, "complete": r.status.value != "unknown",
                     "first_s": round(total, 4) if r.assignment is not None else None, "total_s": round(total, 4),
