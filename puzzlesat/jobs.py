@@ -661,7 +661,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     problem = problem or puzzle.compile()
     reason = _precheck(puzzle)
     if reason:
-        return CountOutcome(0, True, unique, backend.name if backend else "-", 0.0, reason=reason)
+        return CountOutcome(0, True, unique, backend.name if backend else "-", 0.0, method="precheck",
+                            reason=reason)
     choice = None
     if backend is None:
         backend, choice = choose_count_backend(problem, listing=keep or limit is not None)

@@ -63,7 +63,7 @@ def load_puzzle(name_or_path: str) -> Puzzle:
     mod, fn = LOADERS[path.suffix].split(":")
     loader = getattr(importlib.import_module(mod), fn)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows editors) is not content
     except UnicodeDecodeError as e:
         raise InputError(f"not a text file ({e.reason})", str(path)) from None
     except OSError as e:

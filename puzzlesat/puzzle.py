@@ -24,6 +24,10 @@ class Puzzle:
     #: (jobs._search_symmetric_first): worth it where designers draw
     #: symmetric solutions (nonograms), not where few exist (tilings)
     symmetric_first: bool = False
+    #: what the file said that the format lets a reader ignore (and this one
+    #: did), as "file:line: ..." messages; the CLI prints them as warnings,
+    #: so that nothing a user wrote is dropped without a word
+    ignored: tuple[str, ...] = ()
 
     def compile(self) -> Problem:
         """The solver-neutral model.  Its primary variables carry meanings

@@ -60,7 +60,17 @@ def run(args) -> int:
     if lines.contradiction:
         solvable, unique = False, False
     first = out.solutions[0] if out.solutions else None
-    matches = puzzle.matches_goal(first) if first is not None else (None if puzzle.goal is None else False)
+    by_lines = lines.solved and unique is None
+    if by_lines:
+        # every cell forced by line logic, each step sound: this grid (checked
+        # by the family's verifier) is the one solution, whatever the search did
+        first = tuple(tuple(int(v) for v in row) for row in lines.grid)
+        puzzle.verify(first)
+        solvable, unique = True, True
+    if first is not None:
+        matches = puzzle.matches_goal(first)
+    else:  # no solution to compare: known not to match only when there is none
+        matches = None if puzzle.goal is None or solvable is None else False
     report = {
         "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
         "width": puzzle.width, "height": puzzle.height,
@@ -72,6 +82,7 @@ def run(args) -> int:
         "seconds": round(out.seconds, 6), "complete": out.complete,
         "stopped_by": out.stopped_by, "preprocess": args.preprocess, "reason": out.reason,
         "solutions": [puzzle.solution_json(s) for s in out.solutions[:2]],
+        "unique_by_line_logic": by_lines,
     }
     if args.steps:
         report["steps"] = [{"lines": r.lines, "fixed": r.fixed, "grid": render.plain(r.grid).splitlines()}
@@ -107,6 +118,8 @@ def _print(puzzle, rep, lines, out, args) -> None:
         print(f"solvable:      no: {rep['reason']}")
     elif lines.contradiction:
         print(f"solvable:      no: line logic finds no placement for {lines.contradiction_at}")
+    elif rep["unique_by_line_logic"]:
+        print(f"solvable:      yes (line logic; {out.backend} stopped ({out.stopped_by}) after {out.seconds:.3f} s)")
     elif rep["solvable"] is None:
         print(f"solvable:      unknown: {out.backend} stopped ({out.stopped_by}) after {out.seconds:.3f} s")
     else:
@@ -114,6 +127,8 @@ def _print(puzzle, rep, lines, out, args) -> None:
     if rep["solvable"]:
         if rep["unique"] is None:
             print(f"unique:        unknown (search stopped by {out.stopped_by})")
+        elif rep["unique_by_line_logic"]:
+            print("unique:        yes: line logic alone fixes every cell")
         elif rep["unique"]:
             print("unique:        yes")
         else:

@@ -36,9 +36,25 @@ def _positive_float(s: str) -> float:
         v = float(s)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {s!r}") from None
-    if v <= 0:
+    if not v > 0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"must be positive: {s!r}")
+    if v > MAX_SECONDS:  # inf too: the solvers' own timers take no more
+        raise argparse.ArgumentTypeError(f"at most {MAX_SECONDS:,} seconds (a week): {s!r}")
     return v
+
+
+#: the longest time limit taken (solver timers overflow on float('inf') or 1e10)
+MAX_SECONDS = 604_800
+
+
+def comma_list(s: str) -> list[str]:
+    """A comma-separated option's items, each once, in order; at least one."""
+    import argparse
+
+    items = list(dict.fromkeys(x.strip() for x in s.split(",") if x.strip()))
+    if not items:
+        raise argparse.ArgumentTypeError(f"names nothing: {s!r}")
+    return items
 
 
 def positive_int(s: str) -> int:
@@ -69,10 +85,14 @@ def wants_progress(args) -> bool:
 
 def load(args):
     puzzle = load_puzzle(args.instance)
+    for msg in puzzle.ignored:
+        note(f"puzzlesat: warning: {msg}")
     if getattr(args, "preprocess", False):
         if not hasattr(puzzle, "preprocess"):
             raise InputError(f"--preprocess: {puzzle.family} puzzles have no preprocessing step", args.instance)
         puzzle.preprocess = True
+    if getattr(args, "no_goal", False) and not hasattr(puzzle, "goal"):
+        raise InputError(f"--no-goal: {puzzle.family} puzzles have no goal to leave out", args.instance)
     problem = puzzle.compile()
     return puzzle, problem
 

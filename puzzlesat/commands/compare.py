@@ -38,13 +38,13 @@ NO_ENCODING = "-"
 
 
 def add_arguments(p) -> None:
-    from .common import _positive_float
+    from .common import _positive_float, comma_list
 
     p.add_argument("instances", metavar="INSTANCE", nargs="+", help="puzzle files or bundled names")
-    p.add_argument("--backends", "-b", metavar="LIST",
+    p.add_argument("--backends", "-b", metavar="LIST", type=comma_list,
                    help="comma-separated engines (default: cadical195,cpsat,exact and external:minisat, "
                         "external:cadical where installed; ganak too with --count)")
-    p.add_argument("--encodings", "-e", metavar="LIST", default=DEFAULT_ENCODING,
+    p.add_argument("--encodings", "-e", metavar="LIST", default=DEFAULT_ENCODING, type=comma_list,
                    help=f"comma-separated CNF encodings for CNF engines (default {DEFAULT_ENCODING}; 'all')")
     job = p.add_mutually_exclusive_group()
     job.add_argument("--count", dest="job", action="store_const", const="count", help="count every solution")
@@ -53,8 +53,23 @@ def add_arguments(p) -> None:
                    help=f"per run (default {DEFAULT_TIME_LIMIT:g}); a run still going {GRACE:g} s later is killed")
     p.add_argument("--csv", metavar="FILE", nargs="?", const="-",
                    help="write the table as CSV (to FILE, or stdout without one)")
-    p.add_argument("--plot", metavar="FILE.png", help="draw the comparison (matplotlib)")
+    p.add_argument("--plot", metavar="FILE.png", type=_plot_path,
+                   help="draw the comparison (matplotlib; .png, .svg, .pdf, ...)")
     p.set_defaults(job="solve")
+
+
+def _plot_path(s: str) -> str:
+    """A file name whose suffix matplotlib can write (checked before any run)."""
+    import argparse
+    import os
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    kinds = FigureCanvasAgg.get_supported_filetypes()
+    suffix = os.path.splitext(s)[1].lstrip(".").lower()
+    if suffix not in kinds:
+        raise argparse.ArgumentTypeError(f"{s!r}: a plot is written as one of {', '.join('.' + k for k in kinds)}")
+    return s
 
 
 # --------------------------------------------------------------- the parent
@@ -66,10 +81,6 @@ def default_backends(job: str) -> list[str]:
     if job == "count":
         names.append("ganak")
     return names
-
-
-def _split(s: str) -> list[str]:
-    return [x.strip() for x in s.split(",") if x.strip()]
 
 
 def plan(instances, backends, encodings) -> list[dict]:
@@ -164,8 +175,8 @@ def run(args) -> int:
 
     for inst in args.instances:
         resolve(inst)  # a bad name fails before anything runs
-    backends = _split(args.backends) if args.backends else default_backends(args.job)
-    encodings = list(ENCODINGS) if args.encodings == "all" else _split(args.encodings)
+    backends = args.backends or default_backends(args.job)
+    encodings = list(ENCODINGS) if args.encodings == ["all"] else args.encodings
     for e in encodings:
         if e not in ENCODINGS:
             raise InputError(f"--encodings: unknown encoding {e!r}; choose from: {', '.join(ENCODINGS)}")

@@ -28,12 +28,25 @@ def add_arguments(p) -> None:
                    help="print the first K solutions found (default K=2)")
     where = p.add_mutually_exclusive_group()
     # default None, not the core count: argparse would not see a -j equal to its default beside --cluster
-    where.add_argument("--jobs", "-j", type=positive_int, metavar="N",
+    where.add_argument("--jobs", "-j", type=_jobs, metavar="N",
                        help=f"count large problems as sub-problems in N worker processes (default: all {CORES} cores)")
     where.add_argument("--cluster", metavar="ADDRESS",
                        help="count the sub-problems on the workers of a Dask scheduler instead, e.g. tcp://host:8786 "
                             "(every worker needs this puzzlesat installed; see README)")
     add_progress_option(p)
+
+
+#: the most worker processes --jobs starts (each is a fork of this process)
+MAX_JOBS = 256
+
+
+def _jobs(s: str) -> int:
+    import argparse
+
+    n = positive_int(s)
+    if n > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_JOBS} worker processes: {s!r} (this machine has {CORES} cores)")
+    return n
 
 
 def run(args) -> int:
@@ -97,7 +110,10 @@ def run(args) -> int:
             line += f": {out.reason}"
         sym = f", {len(problem.symmetries)} symmetries" if args.unique else ""
         implied = f", {out.implied} implied constraints added" if out.implied else ""
-        print(f"{line}\n{out.backend}, {out.method}{sym}{implied}, {out.seconds:.3f} s")
+        if out.method == "precheck":
+            print(f"{line}\n(no solver called)")
+        else:
+            print(f"{line}\n{out.backend}, {out.method}{sym}{implied}, {out.seconds:.3f} s")
         if choice:
             print(f"({out.backend} chosen: {choice})")
         if cluster is not None:

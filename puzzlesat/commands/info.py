@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import ENCODINGS, encode_cnf
-from .common import add_instance, load
+from .common import add_instance, comma_list, load
 
 NAME = "info"
 HELP = "per-piece placements and orientations, and model sizes per encoding"
@@ -14,12 +14,13 @@ HELP = "per-piece placements and orientations, and model sizes per encoding"
 def add_arguments(p) -> None:
     add_instance(p)
     p.add_argument("--encodings", metavar="LIST", default="pairwise,mixed,seqcounter,ladder,bitwise,totalizer",
+                   type=comma_list,
                    help="comma-separated CNF encodings to size up (default: %(default)s; 'all' for every one)")
 
 
 def run(args) -> int:
     puzzle, problem = load(args)
-    names = list(ENCODINGS) if args.encodings == "all" else [e.strip() for e in args.encodings.split(",") if e.strip()]
+    names = list(ENCODINGS) if args.encodings == ["all"] else args.encodings
     bad = [e for e in names if e not in ENCODINGS]
     if bad:
         from ..encoders.cnf import EncodingError

@@ -54,8 +54,11 @@ def run(args) -> int:
         elif out.stopped_by == "interrupted":
             print(f"interrupted: {out.backend} had found no solution and proved none impossible when stopped "
                   f"({out.seconds:.3f} s)")
-        else:
+        elif out.stopped_by in (None, "time-limit"):
             print(f"unknown: {out.backend} found no solution and proved none impossible within the time limit "
+                  f"({out.seconds:.3f} s)")
+        else:  # e.g. an external solver that ended without an answer
+            print(f"unknown: {out.backend} found no solution and proved none impossible: {out.stopped_by} "
                   f"({out.seconds:.3f} s)")
     return {Status.SOLVED: EXIT_OK, Status.NO_SOLUTION: EXIT_NO_SOLUTION}.get(out.status, EXIT_INCOMPLETE)
 

@@ -1,0 +1,97 @@
+"""Options a user can get wrong, and answers that must say what happened
+(cases an outside review of the CLI found)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize("value,why", [
+    ("inf", "at most 604,800 seconds (a week): 'inf'"),   # used to overflow the solvers' timers (traceback)
+    ("1e10", "at most 604,800 seconds (a week): '1e10'"),
+    ("nan", "must be positive: 'nan'"),                    # used to stop at once, "at least 0"
+    ("0", "must be positive: '0'"),
+])
+def test_time_limit_must_be_finite_and_positive(cli, value, why):
+    r = cli("solve", "pentomino-3x20", "-t", value)
+    assert r.code == 2 and r.out == ""
+    assert r.err.splitlines()[-1] == f"puzzlesat solve: error: argument --time-limit/-t: {why}"
+
+
+def test_compare_refuses_a_plot_it_cannot_write_before_running(cli):
+    r = cli("compare", "pentomino-3x20", "-b", "exact", "--plot", "out.txt")
+    assert r.code == 2
+    last = r.err.splitlines()[-1]
+    assert last.startswith("puzzlesat compare: error: argument --plot: 'out.txt': a plot is written as one of ")
+    assert ".png" in last and ".svg" in last
+
+
+@pytest.mark.parametrize("args,opt", [
+    (("compare", "pentomino-3x20", "-b", ","), "--backends/-b"),
+    (("compare", "pentomino-3x20", "-e", " , "), "--encodings/-e"),
+    (("info", "pentomino-3x20", "--encodings", ","), "--encodings"),
+])
+def test_a_list_option_that_names_nothing(cli, args, opt):
+    r = cli(*args)
+    assert r.code == 2
+    assert r.err.splitlines()[-1].endswith(f"error: argument {opt}: names nothing: {args[-1]!r}")
+
+
+def test_a_list_option_names_each_item_once(cli):
+    r = cli("info", "dominoes-2x4", "--encodings", "mixed,,mixed", "--json")
+    assert r.code == 0
+    assert [s["encoding"] for s in r.json()["cnf"]] == ["mixed"]
+
+
+def test_jobs_has_a_ceiling(cli):
+    r = cli("count", "pentomino-3x20", "-j", "100000")
+    assert r.code == 2
+    assert "argument --jobs/-j: at most 256 worker processes: '100000'" in r.err.splitlines()[-1]
+
+
+def test_no_goal_on_a_tiling_is_refused(cli):
+    r = cli("count", "pentomino-3x20", "--no-goal")
+    assert (r.code, r.out) == (2, "")
+    assert r.err == "puzzlesat: pentomino-3x20: --no-goal: tiling puzzles have no goal to leave out\n"
+
+
+def test_a_solver_that_gives_up_is_not_blamed_on_the_time_limit(cli):
+    r = cli("solve", "pentomino-3x20", "-b", "external:/bin/true")  # exits 0 without an answer
+    assert r.code == 3
+    assert r.out.startswith("unknown: external:/bin/true found no solution and proved none impossible: "
+                            "solver gave up (")
+
+
+def test_an_area_mismatch_calls_no_solver(cli, tmp_path):
+    f = tmp_path / "area.box"
+    f.write_text("BOX / 2 * 4\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * 3)
+    r = cli("count", f)
+    assert r.code == 0  # a count that ended: 0
+    assert r.out == "0 solutions: the pieces cover 6 cells but the board has 8 free cells\n(no solver called)\n"
+    d = cli("count", f, "--json").json()
+    assert (d["count"], d["complete"], d["method"], d["verdict"]) == (0, True, "precheck", "none")
+    r = cli("solve", f)
+    assert r.code == 1
+    assert r.out == "no solution: the pieces cover 6 cells but the board has 8 free cells\n"
+
+
+def test_check_knows_uniqueness_from_line_logic_when_the_search_is_stopped(cli):
+    # dancer: line logic fixes all 50 cells; a search stopped at once proves nothing,
+    # but the grid line logic forced is the one solution
+    r = cli("check", "dancer", "-t", "0.0001", "--no-goal", "--json")
+    d = r.json()
+    assert r.code == 0
+    assert (d["solvable"], d["unique"], d["unique_by_line_logic"], d["matches_goal"]) == (True, True, True, True)
+    r = cli("check", "dancer", "-t", "0.0001", "--no-goal")
+    assert "unique:        yes: line logic alone fixes every cell" in r.out.splitlines()
+
+
+def test_check_compares_no_goal_when_it_found_no_solution(cli, tmp_path):
+    # the 2x2 diagonals: line logic fixes nothing; a search stopped at once
+    # knows nothing, so the goal is not compared (null), not "false"
+    f = tmp_path / "d2.non"
+    f.write_text('width 2\nheight 2\n\nrows\n1\n1\n\ncolumns\n1\n1\n\ngoal "1001"\n')
+    d = cli("check", f, "-t", "0.0001", "--no-goal", "--json").json()
+    assert (d["solvable"], d["unique"], d["unique_by_line_logic"], d["matches_goal"]) == (None, None, False, None)
+    d = cli("check", f, "--json").json()  # searched to the end: two solutions, the goal one of them
+    assert (d["solvable"], d["unique"], d["matches_goal"]) == (True, False, True)
