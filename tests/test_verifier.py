@@ -5,6 +5,7 @@ checks fails here), and a back end that lies is caught end to end (exit 4)."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -156,14 +157,13 @@ def _run(*args):
     return r
 
 
-LIE = "returned an invalid solution: cell (1, 2) covered by both D and D"
-
-
 @pytest.mark.parametrize("job", ["solve", "count"])
-def test_a_lying_backend_is_caught(liar, job):
+def test_a_lying_outside_solver_is_caught(liar, job):
+    # its model breaks the CNF it was given: caught before decoding
     r = _run(job, "dominoes-2x4", "-b", f"external:{liar}")
     assert r.returncode == 4
-    assert r.stderr.strip() == f"puzzlesat: verification failed: backend external:{liar} {LIE}"
+    assert r.stderr.strip() == (f"puzzlesat: verification failed: backend external:{liar} returned a model that "
+                                "breaks a clause it was given (clause 4 of the CNF): -1 -2 0")
     assert r.stdout == ""  # nothing the liar said is printed as a solution
 
 
@@ -175,9 +175,45 @@ def test_compare_marks_a_lying_backend_invalid(liar):
     out = json.loads(r.stdout)
     runs = {row["backend"]: row for row in out["runs"]}
     assert runs[f"external:{liar}"]["status"] == "invalid"
-    assert LIE in runs[f"external:{liar}"]["error"]
+    assert "breaks a clause it was given" in runs[f"external:{liar}"]["error"]
     assert (runs["exact"]["status"], runs["exact"]["result"]) == ("ok", "solved")
     assert out["agreement"]["dominoes-2x4"]["invalid"] == [f"external:{liar}"]
+
+
+class _Liar:
+    """A back end whose every answer is variables 1-4 true: on dominoes-2x4 two
+    dominoes on the same cells (no CNF involved: only the puzzle's checker
+    stands between it and the user)."""
+
+    def __new__(cls):
+        from puzzlesat.backends.base import Backend, SearchResult, SolveResult, Status
+
+        class Liar(Backend):
+            name = "liar"
+
+            def supports(self, problem):
+                return None
+
+            def solve(self, problem, *, time_limit=None):
+                return SolveResult(Status.SOLVED, frozenset({1, 2, 3, 4}), self.name, 0.0)
+
+            def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None):
+                if on_solution is not None:
+                    on_solution(frozenset({1, 2, 3, 4}))
+                return SearchResult(1, True, self.name, 0.0)
+
+        return Liar()
+
+
+LIE = "backend liar returned an invalid solution: cell (1, 2) covered by both D and D"
+
+
+def test_the_puzzle_checker_stands_between_a_lying_engine_and_the_user():
+    puzzle = load_puzzle("dominoes-2x4")
+    with pytest.raises(VerificationError, match=re.escape(LIE) + "$"):
+        jobs.solve(puzzle, _Liar())
+    with pytest.raises(VerificationError, match=re.escape(LIE) + "$"):
+        jobs.count(puzzle, _Liar(), keep=True)
 
 
 def test_a_solved_answer_without_an_assignment_is_not_a_solution():
@@ -194,3 +230,34 @@ def test_a_solved_answer_without_an_assignment_is_not_a_solution():
 
     with pytest.raises(VerificationError, match=r"^backend mute reported a solution but returned no assignment$"):
         jobs.solve(load_puzzle("dominoes-2x4"), Mute())
+
+
+def test_an_outside_solver_repeating_a_model_is_caught(tmp_path):
+    # a "solver" that always prints the same valid model of twins (2 solutions):
+    # each answer decodes to a true solution, but the second one breaks the
+    # blocking clause of the first; counted as found, twins would have 2,969
+    import shutil
+
+    cnf = tmp_path / "twins.cnf"
+    assert _run("export", "twins", "-o", str(cnf)).returncode == 0
+    r = subprocess.run([shutil.which("minisat"), str(cnf), str(tmp_path / "model")], capture_output=True, text=True)
+    assert r.returncode == 10
+    sat, model = (tmp_path / "model").read_text().split("\n", 1)
+    assert sat == "SAT"
+    fake = tmp_path / "fixed"
+    fake.write_text(f"#!/bin/sh\necho 's SATISFIABLE'\necho 'v {model.strip()}'\nexit 10\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    r = _run("count", "twins", "-b", f"external:{fake}", "--no-goal")
+    assert r.returncode == 4, (r.stdout, r.stderr)
+    assert r.stderr.startswith(f"puzzlesat: verification failed: backend external:{fake} returned a model that "
+                               "breaks a clause it was given (")
+    assert r.stdout == ""
+    # count --no-goal on twins searches its symmetric solutions first, with
+    # equalities the fixed model breaks; plain blocking is caught as well:
+    from puzzlesat.backends.external import ExternalBackend
+
+    puzzle = load_puzzle("twins")
+    problem = puzzle.compile()
+    with pytest.raises(VerificationError, match=r"\(the blocking clause of solution 1: it answered that "
+                                                 r"solution again\): -?\d+( -?\d+)* 0$"):
+        jobs.count(puzzle, ExternalBackend(str(fake)), use_known=False)

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..encoders.dimacs import build_dimacs, read_answer
-from ..errors import InputError
+from ..errors import InputError, VerificationError
 from ..problem import Problem
 from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause
 
@@ -138,6 +138,7 @@ class ExternalBackend(Backend):
         primary = set(problem.primary)
         tally, stopped, complete = Tally(keep, on_solution), None, False
         blocking: list[str] = []
+        blocking_ints: list = []
         workdir = self.keep_files or tempfile.mkdtemp(prefix="puzzlesat-ext-")
         os.makedirs(workdir, exist_ok=True)
         try:
@@ -157,6 +158,7 @@ class ExternalBackend(Backend):
                 if status == "UNSAT":
                     complete = True
                     break
+                _check_model(self.name, values, exp.clauses, blocking_ints)
                 sol = frozenset(v for v, b in values.items() if b and v in primary)
                 if tally.add(sol):
                     stopped = "callback"
@@ -166,12 +168,27 @@ class ExternalBackend(Backend):
                     complete = True  # the empty solution blocked: nothing else can exist
                     break
                 blocking.append(" ".join(map(str, cl)) + " 0\n")
+                blocking_ints.append(cl)
         except KeyboardInterrupt:
             stopped = "interrupted"
         finally:
             if not self.keep_files:
                 shutil.rmtree(workdir, ignore_errors=True)
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
+
+
+def _check_model(name: str, values: dict, clauses, blocking) -> None:
+    """An outside solver's model must satisfy the CNF it was given, the
+    blocking clauses included (one that answered the same model twice would
+    otherwise be counted twice: the puzzle's checker sees a valid solution).
+    A clause fails only when every one of its literals is assigned false
+    (solvers may leave variables out of a model)."""
+    for k, cl in enumerate(list(clauses) + list(blocking), 1):
+        if all(abs(l) in values and values[abs(l)] != (l > 0) for l in cl):
+            what = (f"clause {k} of the CNF" if k <= len(clauses)
+                    else f"the blocking clause of solution {k - len(clauses)}: it answered that solution again")
+            raise VerificationError(f"backend {name} returned a model that breaks a clause it was given "
+                                    f"({what}): {' '.join(map(str, cl))} 0")
 
 
 def _answer_lines(text: str) -> str:
