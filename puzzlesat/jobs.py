@@ -434,6 +434,10 @@ class _Counter:
         self.cluster = cluster
         self.keep_at_most = keep_at_most
         self.solutions: list = []
+        #: set for a count up to symmetry: the solutions kept are then one per
+        #: class (the first seen), by the least image of their assignment
+        self.group: list[dict[int, int]] | None = None
+        self._classes: set = set()
         self.stopped_by: str | None = None
         self.runs = 0
 
@@ -441,7 +445,15 @@ class _Counter:
         """How many more solutions may be kept (None: any number)."""
         return None if self.keep_at_most is None else max(0, self.keep_at_most - len(self.solutions))
 
-    def add_solutions(self, sols) -> None:
+    def add_solutions(self, sols, assignments=None) -> None:
+        if self.group and assignments is not None:
+            fresh = []
+            for decoded, a in zip(sols, assignments):
+                key = min(tuple(sorted(g.get(v, v) for v in a)) for g in self.group)
+                if key not in self._classes:
+                    self._classes.add(key)
+                    fresh.append(decoded)
+            sols = fresh
         room = self.room()
         self.solutions.extend(sols if room is None else sols[:room])
 
@@ -464,9 +476,10 @@ class _Counter:
         if keep_here and room is not None and see is None and not getattr(self.backend, "solutions_are_free", True):
             # an engine that counts faster than it lists: list the few solutions
             # wanted, then count without listing (it finds those again)
-            want = room if budget is None else min(room, budget)
+            want = room * len(self.group or [None])  # as many classes, if there are
+            want = want if budget is None else min(want, budget)
             first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, lambda: None, phases)
-            self.add_solutions(first.solutions)
+            self.add_solutions(first.solutions, first.assignments)
             if first.complete or first.stopped_by != "limit" or first.count >= (budget or math.inf):
                 if not first.complete:
                     self.stopped_by = self.stopped_by or first.stopped_by
@@ -485,7 +498,7 @@ class _Counter:
                 return r
         r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, self.progress.tick,
                              phases, see)
-        self.add_solutions(r.solutions)
+        self.add_solutions(r.solutions, r.assignments)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
         if not self.backend.can_enumerate:
@@ -505,12 +518,12 @@ class _Counter:
             executor.start(_count_part, work, [(i, lits, budget) for i, lits in enumerate(parts)])
             for _ in parts:
                 try:
-                    n, ok, why, sols = executor.next(deadline.remaining())
+                    n, ok, why, sols, assignments = executor.next(deadline.remaining())
                 except TimeoutError:
                     complete, stopped = False, "time-limit"
                     break
                 total += n
-                self.add_solutions(sols)
+                self.add_solutions(sols, assignments)
                 self.progress.parts_done += 1
                 self.progress.tick(n, force=True)
                 if not ok:
@@ -582,7 +595,7 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
     solutions (``solutions_are_free = False``) only when they are kept or
     ``see`` (called with each solution and its decoding) wants them.
     ``keep``: False, True (keep every solution) or how many to keep at most."""
-    kept = []
+    kept, assignments = [], []
     wants_solutions = backend.can_enumerate and (keep or see is not None
                                                  or getattr(backend, "solutions_are_free", True))
 
@@ -590,6 +603,7 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
         decoded = decode_verified(puzzle, problem, sol, backend.name)
         if keep and (keep is True or len(kept) < keep):
             kept.append(decoded)
+            assignments.append(sol)
         if see is not None:
             see(sol, decoded)
         tick()
@@ -597,7 +611,7 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
 
     r = backend.search(problem, limit=budget, time_limit=time_limit,
                        on_solution=on_solution if wants_solutions else None, phases=phases)
-    r.solutions = kept
+    r.solutions, r.assignments = kept, assignments
     return r
 
 
@@ -608,7 +622,7 @@ def _count_part(work, task):
     puzzle, backend, problem, keep, time_limit = work
     sub = problem.with_constraints([Clause((l,)) for l in lits])
     r = _search_verified(puzzle, backend, sub, budget, time_limit, keep, lambda: None)
-    return r.count, r.complete, r.stopped_by, r.solutions
+    return r.count, r.complete, r.stopped_by, r.solutions, r.assignments
 
 
 def _count_part_here(task):
@@ -680,11 +694,13 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     label = "counting" if backend.can_enumerate else f"counting ({backend.name})"
     with _drawing_progress(backend, progress, label, counting=backend.can_enumerate) as prog:
         ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs, keep_at_most, cluster)
+        if unique and len(problem.symmetries) > 1:
+            ctr.group = problem.symmetries  # what is kept: one solution per class
         try:
             if lister is not None:
-                shown = _search_verified(puzzle, lister, problem, keep_at_most, deadline.remaining(), keep_at_most,
-                                         lambda: None)
-                ctr.add_solutions(shown.solutions)
+                want = keep_at_most * len(ctr.group or [None])  # as many classes, if there are
+                shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want, lambda: None)
+                ctr.add_solutions(shown.solutions, shown.assignments)
                 ctr.keep = False
             known = _known(puzzle, problem) if use_known and not unique and backend.can_enumerate else None
             if unique and len(problem.symmetries) > 1:
@@ -860,7 +876,8 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
         if h:
             extra += equalities(h)
         budget = None if limit is None else math.ceil((limit - total) * k)
-        r = ctr.run(problem.with_constraints(extra), keep=(not h and k == 1), budget=budget)
+        # identity runs list solutions (a class met twice is kept once: _Counter.group)
+        r = ctr.run(problem.with_constraints(extra), keep=not h, budget=budget)
         # every term is >= 0, so a partial sum (of partial counts) is a lower bound
         total += Fraction(r.count, k)
         if not r.complete:

@@ -130,8 +130,16 @@ def test_counts_match_brute_force(case, backend):
     tilings = brute_tilings(rows, cols, set(holes), {n: (BOX_PIECES[n], k) for n, k in counts.items()})
     raw = jobs.count(puzzle, get_backend(backend))
     assert (raw.count, raw.complete) == (len(tilings), True)
-    uniq = jobs.count(puzzle, get_backend(backend), unique=True)
+    lists = get_backend(backend).can_enumerate
+    uniq = jobs.count(puzzle, get_backend(backend), unique=True, keep=lists)
     assert (uniq.count, uniq.complete) == (brute_orbits(tilings, rows, cols, holes), True)
+    # what a count up to symmetry lists is one solution per class, every class
+    canon = brute_canon(rows, cols, holes)
+    listed = [canon(s.placements) for s in uniq.solutions]
+    assert len(listed) == len(set(listed)) == (uniq.count if lists else 0)
+    # a few shown (a model counter's come from an engine that lists)
+    shown = jobs.count(puzzle, get_backend(backend), unique=True, keep=True, keep_at_most=2).solutions
+    assert len({canon(s.placements) for s in shown}) == len(shown) == min(2, uniq.count)
 
 
 # every piece repeated: no invariant constraint, so the views of a cell (or

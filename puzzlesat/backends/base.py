@@ -57,6 +57,9 @@ class SearchResult:
     solutions: list[frozenset] = field(default_factory=list)
     stopped_by: str | None = None
     stats: dict = field(default_factory=dict)
+    #: the true primary variables of each kept solution, where the job keeps
+    #: decoded solutions in ``solutions`` (jobs._search_verified)
+    assignments: list[frozenset] = field(default_factory=list)
 
 
 class Deadline:
