@@ -1,4 +1,4 @@
-"""What every nonogram parser shares: reading one clue, and the checks a
+"""What every nonogram parser shares: reading clues and sizes, and the checks a
 well-formed puzzle must pass before it is worth solving.
 
 Every check names the file and the line that caused it (InputError), so the
@@ -9,38 +9,63 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from ...errors import InputError
 from .clues import Clue, min_length, runs
 from .puzzle import Grid, Nonogram
 
-_TOKEN = re.compile(r"^(\d+)([A-Za-z]?)(.*)$")
+#: the most characters of a clue or token an error message repeats
+ECHO_LIMIT = 60
+#: the most digits a number may have: a line of a billion cells is past any
+#: solver, and int() refuses more than 4,300 digits with a traceback
+MAX_DIGITS = 9
+#: the most cells a grid may have (webpbn's largest puzzles have about 10,000)
+MAX_CELLS = 1_000_000
 
 
-def parse_clue(text: str, path: str | None, line: int | None,
-               colours: set | None = None, what: str = "clue") -> Clue:
-    """A clue from ``"3,1,2"`` (commas and/or blanks between numbers).
+def echo(text: str) -> str:
+    """``text`` as an error message repeats it: cut to ``ECHO_LIMIT``
+    characters, the cut marked with "..." (a 100,000-run clue stays one line)."""
+    return text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT - 3] + "..."
 
-    ``"0"`` and ``""`` are the empty clue.  A letter after a number is a
-    colour designation (nonogram-db); it is collected into ``colours`` if
-    given, and other trailing characters are ignored, as FORMAT.md asks.
-    """
-    tokens = [t for t in re.split(r"[,\s]+", text.strip()) if t]
+
+def fmt(clue: Sequence[int]) -> str:
+    """A clue as files write it: ``2,1``, and ``0`` for the empty clue."""
+    return ",".join(map(str, clue)) if clue else "0"
+
+
+def read_clue(tokens: Sequence[str], text: str, what: str, path: str | None, line: int | None) -> Clue:
+    """The clue whose numbers are ``tokens``, each a whole number; the file
+    wrote it as ``text`` (for messages).  ``0`` alone is the empty clue.
+    InputError naming ``path``:``line`` for anything else."""
     out: list[int] = []
     for tok in tokens:
-        m = _TOKEN.match(tok)
-        if m is None:
-            if re.match(r"^-\d", tok):
-                raise InputError(f"negative number {tok!r} in {what} {text.strip()!r}", path, line)
-            raise InputError(f"{what} {text.strip()!r}: {tok!r} is not a number", path, line)
-        if colours is not None and m.group(2):
-            colours.add(m.group(2).lower())
-        out.append(int(m.group(1)))
+        if re.match(r"-\d", tok):
+            raise InputError(f"negative number {echo(tok)!r} in {what} {echo(text)!r}", path, line)
+        if not re.fullmatch(r"\d+", tok):
+            raise InputError(f"{what} {echo(text)!r}: {echo(tok)!r} is not a whole number", path, line)
+        if len(tok.lstrip("0")) > MAX_DIGITS:
+            raise InputError(f"{what} {echo(text)!r}: {echo(tok)} is too large (more than "
+                             f"{MAX_DIGITS} digits)", path, line)
+        out.append(int(tok))
     if out == [0]:
         return ()
     if 0 in out:
-        raise InputError(f"{what} {text.strip()!r}: a 0 must stand alone (it means an empty line)", path, line)
+        raise InputError(f"{what} {echo(text)!r}: a 0 must stand alone (it means an empty line)", path, line)
     return tuple(out)
+
+
+def read_size(text: str, what: str, path: str | None, line: int | None) -> int:
+    """A width or height: a positive whole number; InputError otherwise."""
+    t = text.strip()
+    if not re.fullmatch(r"\d+", t):
+        raise InputError(f"{what} must be a positive whole number, got {echo(t)!r}", path, line)
+    if not t.lstrip("0"):
+        raise InputError(f"{what} must be a positive whole number, got 0", path, line)
+    if len(t.lstrip("0")) > MAX_DIGITS:
+        raise InputError(f"{what} {echo(t)} is too large (more than {MAX_DIGITS} digits)", path, line)
+    return int(t)
 
 
 @dataclass
@@ -75,6 +100,9 @@ def finish(d: Draft, white: str = "0") -> Nonogram:
         raise InputError("missing the row clues (a 'rows' line followed by the clues)", p, None)
     if d.cols is None:
         raise InputError("missing the column clues (a 'columns' line followed by the clues)", p, None)
+    if d.width * d.height > MAX_CELLS:
+        raise InputError(f"a {d.width} x {d.height} grid ({d.width * d.height:,} cells) is too large "
+                         f"(at most {MAX_CELLS:,} cells)", p, d.height_line)
     if len(d.rows) != d.height:
         raise InputError(f"{len(d.rows)} row clues for height {d.height}", p, d.rows_line)
     if len(d.cols) != d.width:
@@ -83,7 +111,7 @@ def finish(d: Draft, white: str = "0") -> Nonogram:
         for i, clue in enumerate(clues):
             if min_length(clue) > n:
                 line = lines[i] if i < len(lines) else None
-                raise InputError(f"{kind} {i + 1} clue {_fmt(clue)} needs {min_length(clue)} cells "
+                raise InputError(f"{kind} {i + 1} clue {echo(fmt(clue))} needs {min_length(clue)} cells "
                                  f"but the {kind} has {n}", p, line)
     goal: Grid | None = None
     if d.goal is not None:
@@ -96,19 +124,15 @@ def finish(d: Draft, white: str = "0") -> Nonogram:
         for r, clue in enumerate(d.rows):
             if runs(goal[r]) != clue:
                 raise InputError(f"goal does not match the clues: its row {r + 1} has runs "
-                                 f"{_fmt(runs(goal[r]))}, the clue says {_fmt(clue)}", p, d.goal_line)
+                                 f"{echo(fmt(runs(goal[r])))}, the clue says {echo(fmt(clue))}", p, d.goal_line)
         for c, clue in enumerate(d.cols):
             got = runs(goal[r][c] for r in range(d.height))
             if got != clue:
                 raise InputError(f"goal does not match the clues: its column {c + 1} has runs "
-                                 f"{_fmt(got)}, the clue says {_fmt(clue)}", p, d.goal_line)
+                                 f"{echo(fmt(got))}, the clue says {echo(fmt(clue))}", p, d.goal_line)
     title = d.title or d.meta.get("catalogue", "") or (_stem(p) if p else "nonogram")
     return Nonogram(width=d.width, height=d.height, rows=list(d.rows), cols=list(d.cols),
                     goal=goal, title=title, path=p, meta=dict(d.meta))
-
-
-def _fmt(clue) -> str:
-    return ",".join(map(str, clue)) if clue else "0"
 
 
 def _stem(path: str) -> str:
@@ -116,12 +140,3 @@ def _stem(path: str) -> str:
 
     return Path(path).stem
 
-
-def positive_int(text: str, what: str, path: str | None, line: int | None) -> int:
-    t = text.strip()
-    if not re.fullmatch(r"\d+", t):
-        raise InputError(f"{what} must be a positive whole number, got {t!r}", path, line)
-    v = int(t)
-    if v == 0:
-        raise InputError(f"{what} must be a positive whole number, got 0", path, line)
-    return v

@@ -111,3 +111,4 @@ def clue_automaton(clue: Sequence[int]) -> Automaton:
     (True, False, False)
     """
     return RunLengthShape(clue).automaton()
+

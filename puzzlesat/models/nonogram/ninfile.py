@@ -8,7 +8,8 @@
 
 ``0`` is an empty clue; an empty line is one too when the count of lines
 comes out right that way (otherwise blank lines are ignored).  Lines starting
-with ``#`` are comments.
+with ``#`` are comments.  Anything else in a clue line that is not a whole
+number (``1;1``, ``1x``) is an error: no spec lets a reader ignore it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ...errors import InputError
-from .build import Draft, finish, parse_clue, positive_int
+from .build import Draft, echo, read_clue, read_size, finish
 from .puzzle import Nonogram
 
 
@@ -29,10 +30,10 @@ def load(text: str, path: str) -> Nonogram:
     head_line, head = lines.pop(0)
     dims = re.split(r"[\s,x]+", head)
     if len(dims) != 2:
-        raise InputError(f"expected 'WIDTH HEIGHT' on the first line, got {head!r}", path, head_line)
+        raise InputError(f"expected 'WIDTH HEIGHT' on the first line, got {echo(head)!r}", path, head_line)
     d = Draft(path)
-    d.width = positive_int(dims[0], "width", path, head_line)
-    d.height = positive_int(dims[1], "height", path, head_line)
+    d.width = read_size(dims[0], "width", path, head_line)
+    d.height = read_size(dims[1], "height", path, head_line)
     d.width_line = d.height_line = head_line
     while lines and lines[-1][1] == "":
         lines.pop()
@@ -43,7 +44,7 @@ def load(text: str, path: str) -> Nonogram:
             lines = nonblank
     if len(lines) > need:
         n, s = lines[need]
-        raise InputError(f"more clue lines than {d.height} rows + {d.width} columns: {s!r} is line "
+        raise InputError(f"more clue lines than {d.height} rows + {d.width} columns: {echo(s)!r} is line "
                          f"{need + 1} of the clues", path, n)
     if len(lines) < need:
         got_rows = min(len(lines), d.height)
@@ -51,8 +52,13 @@ def load(text: str, path: str) -> Nonogram:
                          f"{got_rows} row and {len(lines) - got_rows} column clue lines", path,
                          lines[-1][0] if lines else head_line)
     rows, cols = lines[:d.height], lines[d.height:]
-    d.rows = [parse_clue(s, path, n, what=f"row {k + 1} clue") for k, (n, s) in enumerate(rows)]
-    d.cols = [parse_clue(s, path, n, what=f"column {k + 1} clue") for k, (n, s) in enumerate(cols)]
+    d.rows = [_clue(s, path, n, f"row {k + 1} clue") for k, (n, s) in enumerate(rows)]
+    d.cols = [_clue(s, path, n, f"column {k + 1} clue") for k, (n, s) in enumerate(cols)]
     d.row_lines, d.col_lines = [n for n, _ in rows], [n for n, _ in cols]
     d.rows_line, d.cols_line = head_line, head_line
     return finish(d)
+
+
+def _clue(text: str, path: str, line: int, what: str):
+    """Whole numbers separated by blanks or commas; anything else is an error."""
+    return read_clue([t for t in re.split(r"[\s,]+", text) if t], text, what, path, line)

@@ -18,20 +18,63 @@ Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
   (Simpson's files use blank lines as separators, nonogram-db's as empties).
 - A number may carry a colour letter (``3a``).  One colour is black and
   white; more than one is a multicolour puzzle, which is refused clearly.
-- Unknown key lines are ignored (they are properties); string values may be
-  quoted and carry HTML escapes.
+  Other characters after a number are ignored, as FORMAT.md asks (``1;1``
+  reads as 1), with a warning in ``Nonogram.ignored``.
+- Lines with an unknown key are ignored, as FORMAT.md asks, each with a
+  warning; string values may be quoted and carry HTML escapes.
+- Warnings are lost when the file is refused, so an error message also
+  names what was ignored that may explain it: a key that looks like a
+  misspelling of a known key (``widht 2``), a number's ignored tail.
 """
 
 from __future__ import annotations
 
+import difflib
 import html
 import re
 
 from ...errors import InputError
-from .build import Draft, finish, parse_clue, positive_int
+from .build import Draft, echo, read_clue, read_size, finish
 from .puzzle import Nonogram
 
 _META = ("title", "by", "copyright", "license", "catalogue")
+_KEYS = ("width", "height", "rows", "columns", "goal", "color") + _META
+#: a clue token: a number, then what follows it (a colour letter, or to ignore)
+_TOKEN = re.compile(r"(\d+)(.*)", re.DOTALL)
+#: how many of the ignored things an error message names
+_MAX_NOTES = 3
+
+
+class _Ignored:
+    """What a file said that the format lets a reader ignore: the warnings
+    (``Nonogram.ignored``), and the notes an error message adds, for the
+    ignored things that may explain it."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
+
+    def key(self, key: str, line: int) -> None:
+        guess = difflib.get_close_matches(key.lower(), _KEYS, n=1)
+        hint = f" (a misspelling of {guess[0]!r}?)" if guess else ""
+        self.warnings.append(f"{self.path}:{line}: unknown key {echo(key)!r} ignored{hint}")
+        if guess:
+            self.notes.append(f"line {line}'s {echo(key)!r} is not a key: a misspelling of {guess[0]!r}?")
+
+    def tail(self, token: str, number: str, tail: str, line: int) -> None:
+        self.warnings.append(f"{self.path}:{line}: {echo(token)!r}: {echo(tail)!r} after the number "
+                             f"{number} ignored")
+        self.notes.append(f"line {line}'s {echo(token)!r} was read as {number}")
+
+    def explain(self, e: InputError) -> InputError:
+        """``e``, its message naming what was ignored before it (if anything was)."""
+        if not self.notes:
+            return e
+        notes = self.notes[:_MAX_NOTES]
+        if len(self.notes) > _MAX_NOTES:
+            notes.append(f"{len(self.notes) - _MAX_NOTES} more ignored")
+        return InputError(f"{e.message} ({'; '.join(notes)})", e.path, e.line)
 
 
 def _is_clue_line(s: str) -> bool:
@@ -46,6 +89,16 @@ def _unquote(s: str) -> str:
 
 
 def load(text: str, path: str) -> Nonogram:
+    ignored = _Ignored(path)
+    try:
+        p = _load(text, path, ignored)
+    except InputError as e:
+        raise ignored.explain(e) from None
+    p.ignored = tuple(ignored.warnings)
+    return p
+
+
+def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     lines = text.splitlines()
     d = Draft(path)
     colours: set[str] = set()
@@ -58,7 +111,7 @@ def load(text: str, path: str) -> Nonogram:
         if not s:
             continue
         if _is_clue_line(s):
-            raise InputError(f"clue line {s!r} outside a 'rows' or 'columns' section "
+            raise InputError(f"clue line {echo(s)!r} outside a 'rows' or 'columns' section "
                              "(more clue lines than the height or width?)", path, lineno)
         parts = s.split(None, 1)
         key, rest = parts[0].lower(), (parts[1] if len(parts) > 1 else "")
@@ -66,7 +119,7 @@ def load(text: str, path: str) -> Nonogram:
             attr = "width" if key in ("width", "columns") else "height"
             if getattr(d, attr) is not None:
                 raise InputError(f"{attr} given twice (first on line {getattr(d, attr + '_line')})", path, lineno)
-            setattr(d, attr, positive_int(rest, attr, path, lineno))
+            setattr(d, attr, read_size(rest, attr, path, lineno))
             setattr(d, attr + "_line", lineno)
         elif key in ("rows", "columns"):
             attr, dim = ("height", d.height) if key == "rows" else ("width", d.width)
@@ -78,7 +131,7 @@ def load(text: str, path: str) -> Nonogram:
             while i < len(lines) and _is_clue_line(lines[i].strip()):
                 i += 1
             section = [(n + 1, lines[n].strip()) for n in range(start, i)]
-            clues, where = _section(section, dim, key, path, lineno, colours)
+            clues, where = _section(section, dim, key, path, lineno, colours, ignored)
             if key == "rows":
                 d.rows, d.row_lines, d.rows_line = clues, where, lineno
             else:
@@ -99,17 +152,18 @@ def load(text: str, path: str) -> Nonogram:
             colour_keys.append((rest.strip(), lineno))
         elif key in _META:
             d.meta[key] = _unquote(rest)
-        # anything else: a property we do not use
+        else:  # FORMAT.md: "Parsers must ignore any line that they don't recognize"
+            ignored.key(parts[0], lineno)
     if len(colours) > 1 or len(colour_keys) > 1:
         line = colour_keys[1][1] if len(colour_keys) > 1 else None
-        names = ", ".join(sorted(colours)) if len(colours) > 1 else ", ".join(c for c, _ in colour_keys)
+        names = ", ".join(sorted(colours)) if len(colours) > 1 else ", ".join(echo(c) for c, _ in colour_keys)
         raise InputError(f"multicolour nonograms (colours {names}) are not supported yet; "
                          "only black-and-white ones", path, line)
     d.title = d.meta.get("title", "")
     return finish(d)
 
 
-def _section(section, expected: int, key: str, path, header_line: int, colours: set):
+def _section(section, expected: int, key: str, path, header_line: int, colours: set, ignored: _Ignored):
     """The clues of one section, and the line of each."""
     while section and section[-1][1] == "":
         section.pop()
@@ -123,9 +177,28 @@ def _section(section, expected: int, key: str, path, header_line: int, colours: 
     dim = "height" if key == "rows" else "width"
     if len(section) > expected:
         n, s = section[expected]
-        raise InputError(f"more {what} clues than the {dim} ({expected}): {s!r} is clue "
+        raise InputError(f"more {what} clues than the {dim} ({expected}): {echo(s)!r} is clue "
                          f"{expected + 1}", path, n)
     if len(section) < expected:
         raise InputError(f"{len(section)} {what} clues for {dim} {expected}", path, header_line)
-    clues = [parse_clue(s, path, n, colours, what=f"{what} {k + 1} clue") for k, (n, s) in enumerate(section)]
+    clues = [_clue(s, path, n, colours, ignored, what=f"{what} {k + 1} clue") for k, (n, s) in enumerate(section)]
     return clues, [n for n, _ in section]
+
+
+def _clue(text: str, path, line: int, colours: set, ignored: _Ignored, what: str):
+    """A clue line: numbers separated by commas (or blanks), each maybe with
+    a colour letter (``3a``, collected into ``colours``); any other
+    characters after a number are ignored, as FORMAT.md asks, with a warning
+    (``1;1`` reads as 1)."""
+    parts = []  # (token, its number, what follows the number)
+    for tok in re.split(r"[,\s]+", text.strip()):
+        if tok:  # not a number at all: read_clue says so
+            m = _TOKEN.fullmatch(tok)
+            parts.append((tok, *m.groups()) if m else (tok, tok, ""))
+    clue = read_clue([number for _, number, _ in parts], text.strip(), what, path, line)
+    for tok, number, tail in parts:
+        if re.fullmatch(r"[A-Za-z]", tail):
+            colours.add(tail.lower())
+        elif tail:
+            ignored.tail(tok, str(int(number)), tail, line)
+    return clue

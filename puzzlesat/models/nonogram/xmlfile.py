@@ -21,7 +21,9 @@ the ``<solution type="goal">`` image (a ``type="solution"`` image is used
 when there is no goal); cells other than the background colour's character
 are black.  Errors carry the line of the element at fault, tracked with
 expat; HTML entities such as ``&copy;`` (used by webpbn exports, declared
-only in their DTD) are replaced before parsing.
+only in their DTD) are replaced before parsing.  A ``<count>`` must hold a
+whole number.  Entity declarations (``<!ENTITY ...>`` in the document's own
+DTD subset) are refused: nested ones expand exponentially ("billion laughs").
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from ...errors import InputError
-from .build import Draft, finish, parse_clue
+from .build import Draft, echo, read_clue, finish
 from .puzzle import Nonogram
 
 
@@ -42,7 +44,8 @@ class _El:
     attrs: dict
     line: int
     children: list = field(default_factory=list)
-    text: str = ""
+    text: str = ""  # set when the element ends, from the pieces expat delivered
+    pieces: list = field(default_factory=list, repr=False)
 
     def find(self, tag: str):
         return next((c for c in self.children if c.tag == tag), None)
@@ -82,12 +85,17 @@ def _parse_tree(text: str, path: str) -> _El:
         stack.append(el)
 
     def end(tag):
-        stack.pop()
+        el = stack.pop()
+        el.text, el.pieces = "".join(el.pieces), []
 
     def chars(data):
-        stack[-1].text += data
+        stack[-1].pieces.append(data)  # joined once at the end: += would be quadratic
+
+    def entity(name, *_):
+        raise InputError("entity declarations are not supported", path, p.CurrentLineNumber)
 
     p.StartElementHandler, p.EndElementHandler, p.CharacterDataHandler = start, end, chars
+    p.EntityDeclHandler = entity
     try:
         p.Parse(_fix_entities(text), True)
     except expat.ExpatError as e:
@@ -105,7 +113,7 @@ def load(text: str, path: str) -> Nonogram:
     pz = puzzles[0]
     kind = pz.attrs.get("type", "grid")
     if kind != "grid":
-        raise InputError(f"puzzle type {kind!r} is not supported (only 'grid')", path, pz.line)
+        raise InputError(f"puzzle type {echo(kind)!r} is not supported (only 'grid')", path, pz.line)
     default = pz.attrs.get("defaultcolor", "black")
     background = pz.attrs.get("backgroundcolor", "white")
     chars = {c.attrs.get("name"): c.attrs.get("char") for c in pz.findall("color")}
@@ -115,17 +123,22 @@ def load(text: str, path: str) -> Nonogram:
     for clues in pz.findall("clues"):
         which = clues.attrs.get("type")
         if which not in ("rows", "columns"):
-            raise InputError(f"<clues type={which!r}>: expected type \"rows\" or \"columns\"", path, clues.line)
+            shown = which if which is None else echo(which)
+            raise InputError(f"<clues type={shown!r}>: expected type \"rows\" or \"columns\"", path, clues.line)
         lines = clues.findall("line")
         out = []
         for k, ln in enumerate(lines):
             what = f"{which[:-1]} {k + 1} clue"
-            counts = []
-            for cnt in ln.findall("count"):
+            counts = ln.findall("count")
+            for cnt in counts:
                 colour = cnt.attrs.get("color", default)
                 used.setdefault(colour, cnt.line)
-                counts.append(cnt.text.strip())
-            out.append(parse_clue(",".join(counts), path, ln.line, what=what))
+                if not cnt.text.strip():
+                    raise InputError(f"{what}: an empty <count> (it must hold a whole number)", path, cnt.line)
+            text = ",".join(cnt.text.strip() for cnt in counts)
+            for cnt in counts:  # each count checked on its own line
+                read_clue([cnt.text.strip()], text, what, path, cnt.line)
+            out.append(read_clue([cnt.text.strip() for cnt in counts], text, what, path, ln.line))
         if which == "rows":
             if d.rows is not None:
                 raise InputError("row clues given twice", path, clues.line)
@@ -138,8 +151,9 @@ def load(text: str, path: str) -> Nonogram:
             d.width, d.width_line = len(out), clues.line
     if len(used) > 1:
         second = sorted(used.items(), key=lambda kv: kv[1])[1]
-        raise InputError(f"multicolour puzzles (colours {', '.join(sorted(used))}) are not supported "
-                         "yet; only black-and-white ones", path, second[1])
+        names = ", ".join(echo(c) for c in sorted(used))
+        raise InputError(f"multicolour puzzles (colours {names}) are not supported yet; only black-and-white ones",
+                         path, second[1])
     if d.rows is None:
         raise InputError("no <clues type=\"rows\">", path, pz.line)
     if d.cols is None:

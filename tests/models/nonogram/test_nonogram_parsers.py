@@ -89,7 +89,7 @@ BAD_NON = [
     ("rows\n1\nwidth 1\nheight 1\n", "b.non:1: 'rows' comes before 'height': the height must be given first"),
     ("width 3\nheight 1\nrows\n2,2\ncolumns\n1\n1\n1\n", "b.non:4: row 1 clue 2,2 needs 5 cells but the row has 3"),
     ("width 2\nheight 1\nrows\n-1\ncolumns\n1\n0\n", "b.non:4: negative number '-1' in row 1 clue '-1'"),
-    ("width 2\nheight 1\nrows\n1,x\ncolumns\n1\n0\n", "b.non:4: row 1 clue '1,x': 'x' is not a number"),
+    ("width 2\nheight 1\nrows\n1,x\ncolumns\n1\n0\n", "b.non:4: row 1 clue '1,x': 'x' is not a whole number"),
     ("width 2\nheight 1\nrows\n1,0\ncolumns\n1\n0\n",
      "b.non:4: row 1 clue '1,0': a 0 must stand alone (it means an empty line)"),
     ("width 2\nheight 1\nrows\n1\ncolumns\n1\n0\ngoal \"101\"\n", "b.non:8: goal has 3 cells, expected 2 (2 x 1)"),
@@ -188,7 +188,7 @@ def test_xml_multicolour_is_refused_clearly():
     ("<puzzleset><puzzle>", "b.xml:1: not well-formed XML: no element found"),
     ("<x/>", "b.xml:1: no <puzzle> element: not a webpbn XML puzzle file"),
     ("<puzzle>\n<clues type=\"rows\"><line><count>x</count></line></clues>\n</puzzle>",
-     "b.xml:2: row 1 clue 'x': 'x' is not a number"),
+     "b.xml:2: row 1 clue 'x': 'x' is not a whole number"),
     ("<puzzle>\n<clues type=\"rows\"><line><count>1</count></line></clues>\n</puzzle>",
      "b.xml:1: no <clues type=\"columns\">"),
 ])
@@ -196,6 +196,153 @@ def test_xml_errors(text, message):
     with pytest.raises(InputError) as e:
         xmlfile.load(text, "b.xml")
     assert str(e.value) == message
+
+
+# ------------------------------------------------ what a file may not slip past
+
+def _error(mod, text, path):
+    with pytest.raises(InputError) as e:
+        mod.load(text, path)
+    return str(e.value)
+
+
+def test_non_characters_after_a_number_are_ignored_with_a_warning():
+    # FORMAT.md: "any characters after the number that aren't recognized should
+    # be ignored" -- so `1;1` is the clue 1, and the user is told
+    text = "width 7\nheight 2\nrows\n1;1,1.1 1abc\n1a,1A\ncolumns\n2\n0\n1\n0\n2\n0\n0\n"
+    p = nonfile.load(text, "f.non")
+    assert p.rows == [(1, 1, 1), (1, 1)]
+    assert p.ignored == ("f.non:4: '1;1': ';1' after the number 1 ignored",
+                         "f.non:4: '1.1': '.1' after the number 1 ignored",
+                         "f.non:4: '1abc': 'abc' after the number 1 ignored")
+
+
+def test_non_colour_letters_are_not_ignored_and_two_colours_are_still_refused():
+    assert nonfile.load("width 1\nheight 1\nrows\n1a\ncolumns\n1a\n", "f.non").ignored == ()
+    assert _error(nonfile, "width 2\nheight 1\nrows\n1a,1b;\ncolumns\n1a\n1b\n", "f.non") == (
+        "f.non: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones "
+        "(line 4's '1b;' was read as 1)")
+
+
+def test_non_unknown_keys_are_ignored_with_a_warning():
+    text = "width 2\nheight 1\ngaol \"10\"\nAuthor \"me\"\nrows\n1\ncolumns\n1\n0\n"
+    p = nonfile.load(text, "f.non")
+    assert p.goal is None
+    assert p.ignored == ("f.non:3: unknown key 'gaol' ignored (a misspelling of 'goal'?)",
+                         "f.non:4: unknown key 'Author' ignored")
+    assert nonfile.load(DEMO, "demo.non").ignored == ()
+
+
+@pytest.mark.parametrize("text,message", [
+    # the warnings are lost when the file is refused: the error names what was ignored
+    ("widht 2\nheight 1\nrows\n1\ncolumns\n1\n0\n",
+     "f.non:5: 'columns' comes before 'width': the width must be given first "
+     "(line 1's 'widht' is not a key: a misspelling of 'width'?)"),
+    ("width 2\nheight 1\nrows\n1;1\ncolumns\n1\n1\ngoal \"11\"\n",
+     "f.non:8: goal does not match the clues: its row 1 has runs 2, the clue says 1 "
+     "(line 4's '1;1' was read as 1)"),
+    ("width 3\nheight 1\nrows\n1;1,1.1,1;,1x1\ncolumns\n1\n1\n1\n",
+     "f.non:4: row 1 clue 1,1,1,1 needs 7 cells but the row has 3 (line 4's '1;1' was read as 1; "
+     "line 4's '1.1' was read as 1; line 4's '1;' was read as 1; 1 more ignored)"),
+    # an unknown key that is no misspelling explains nothing
+    ("width 2\nheight 1\nauthor \"me\"\nrows\n2,1\ncolumns\n1\n1\n",
+     "f.non:5: row 1 clue 2,1 needs 4 cells but the row has 2"),
+])
+def test_non_errors_name_what_was_ignored(text, message):
+    assert _error(nonfile, text, "f.non") == message
+
+
+@pytest.mark.parametrize("text,message", [
+    ("2 2\n1;1\n2\n2\n1\n", "f.nin:2: row 1 clue '1;1': '1;1' is not a whole number"),
+    ("2 2\n1\n2\n1x\n2\n", "f.nin:4: column 1 clue '1x': '1x' is not a whole number"),
+    ("2 2\n1\n2\n1 1.5\n2\n", "f.nin:4: column 1 clue '1 1.5': '1.5' is not a whole number"),
+    ("2 1\n1 0\n1\n0\n", "f.nin:2: row 1 clue '1 0': a 0 must stand alone (it means an empty line)"),
+])
+def test_nin_clues_are_whole_numbers_only(text, message):
+    assert _error(ninfile, text, "f.nin") == message
+
+
+def _xml(rows: str) -> str:
+    return ('<puzzle>\n<clues type="columns"><line><count>1</count></line></clues>\n'
+            f'<clues type="rows">\n{rows}\n</clues>\n</puzzle>\n')
+
+
+@pytest.mark.parametrize("rows,message", [
+    ("<line><count>1x</count></line>", "f.xml:4: row 1 clue '1x': '1x' is not a whole number"),
+    ("<line>\n<count>1</count>\n<count>-1</count>\n</line>", "f.xml:6: negative number '-1' in row 1 clue '1,-1'"),
+    ("<line><count></count></line>", "f.xml:4: row 1 clue: an empty <count> (it must hold a whole number)"),
+    ("<line><count> </count></line>", "f.xml:4: row 1 clue: an empty <count> (it must hold a whole number)"),
+    ("<line>\n<count/></line>", "f.xml:5: row 1 clue: an empty <count> (it must hold a whole number)"),
+])
+def test_xml_counts_are_whole_numbers(rows, message):
+    assert xmlfile.load(_xml("<line><count>1</count></line>"), "f.xml").rows == [(1,)]
+    assert _error(xmlfile, _xml(rows), "f.xml") == message
+
+
+def test_xml_entity_declarations_are_refused_at_once():
+    # "billion laughs": 10**9 copies of "lol" from 1 KB; it used to hang the parser
+    names = ["lol"] + [f"lol{i}" for i in range(1, 10)]
+    decls = ['<!ENTITY lol "lol">'] + [f'<!ENTITY {names[i]} "{("&" + names[i - 1] + ";") * 10}">'
+                                       for i in range(1, 10)]
+    text = ('<?xml version="1.0"?>\n<!DOCTYPE puzzleset [\n' + "\n".join(decls) + '\n]>\n'
+            '<puzzleset><puzzle><title>&lol9;</title></puzzle></puzzleset>\n')
+    assert len(text) < 1024
+    # refused at the first declaration (line 3), before any expansion
+    assert _error(xmlfile, text, "f.xml") == "f.xml:3: entity declarations are not supported"
+
+
+def test_xml_text_in_many_pieces_is_read_whole():
+    # expat hands text over line by line; the parser joins the pieces once (adding
+    # them one by one was quadratic: 400,000 lines took 14 s, now 0.3 s; not timed here)
+    title = "a\n" * 20_000
+    p = xmlfile.load(XML.replace("<title>Tiny</title>", f"<title>{title}</title>"), "t.xml")
+    assert p.title == title.strip()
+
+
+def test_a_huge_clue_is_not_repeated_whole_in_a_message():
+    huge = ",".join(["1"] * 100_000)
+    shown = "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1..."
+    assert len(shown) == 60
+    expected = f"row 1 clue {shown} needs 199999 cells but the row has 2"
+    assert _error(nonfile, f"width 2\nheight 1\nrows\n{huge}\ncolumns\n1\n0\n", "f.non") == f"f.non:4: {expected}"
+    assert _error(ninfile, f"2 1\n{huge}\n1\n0\n", "f.nin") == f"f.nin:2: {expected}"
+    counts = "<count>1</count>" * 100_000
+    assert _error(xmlfile, _xml(f"<line>{counts}</line>"), "f.xml") == (
+        f"f.xml:4: row 1 clue {shown} needs 199999 cells but the row has 1")
+    assert _error(nonfile, f"width 2\nheight 1\nrows\n{huge},x\ncolumns\n1\n0\n", "f.non") == (
+        f"f.non:4: row 1 clue '{shown}': 'x' is not a whole number")
+    assert _error(nonfile, f"width 2\nheight 1\n{huge}\n", "f.non") == (
+        f"f.non:3: clue line '{shown}' outside a 'rows' or 'columns' section "
+        "(more clue lines than the height or width?)")
+    assert _error(ninfile, f"{huge}\n", "f.nin") == (
+        f"f.nin:1: expected 'WIDTH HEIGHT' on the first line, got '{shown}'")
+
+
+@pytest.mark.parametrize("mod,text,message", [
+    # int() refuses over 4,300 digits with a traceback; these never reach it
+    (nonfile, "width 2\nheight 1\nrows\n" + "1" * 5000 + "\ncolumns\n1\n0\n",
+     f"f.non:4: row 1 clue '{'1' * 57}...': {'1' * 57}... is too large (more than 9 digits)"),
+    (nonfile, "width " + "1" * 5000 + "\n", f"f.non:1: width {'1' * 57}... is too large (more than 9 digits)"),
+    (ninfile, "2 " + "1" * 5000 + "\n", f"f.nin:1: height {'1' * 57}... is too large (more than 9 digits)"),
+    (nonfile, "width 0\n", "f.non:1: width must be a positive whole number, got 0"),
+    (nonfile, "width 0002\nheight 1\nrows\n02\ncolumns\n1\n1\n", None),
+])
+def test_numbers_too_large_for_any_puzzle_are_refused(mod, text, message):
+    path = "f.non" if mod is nonfile else "f.nin"
+    if message is None:
+        assert mod.load(text, path).rows == [(2,)]
+    else:
+        assert _error(mod, text, path) == message
+
+
+def test_cli_prints_what_was_ignored_as_a_warning_and_still_solves(tmp_path, cli):
+    f = tmp_path / "w.non"
+    f.write_text("width 2\nheight 2\nrows\n1;1\n2\ncolumns\n2\n1\nauthor \"me\"\n")
+    r = cli("solve", f)
+    assert r.code == 0, r.err
+    assert r.err.splitlines()[:2] == [f"puzzlesat: warning: {f}:4: '1;1': ';1' after the number 1 ignored",
+                                      f"puzzlesat: warning: {f}:9: unknown key 'author' ignored"]
+    assert "solved" in r.out
 
 
 def test_bundled_instances_load():
@@ -206,3 +353,11 @@ def test_bundled_instances_load():
 
 def test_runs():
     assert runs([0, 1, 1, 0, 1]) == (2, 1) and runs([]) == () and runs([1, 1]) == (2,)
+
+
+def test_a_grid_too_large_to_build(tmp_path):
+    f = tmp_path / "big.nin"
+    f.write_text("2000 1000\n" + "0\n" * 3000)
+    with pytest.raises(InputError) as e:
+        load_puzzle(str(f))
+    assert str(e.value) == f"{f}:1: a 2000 x 1000 grid (2,000,000 cells) is too large (at most 1,000,000 cells)"
