@@ -319,3 +319,22 @@ def test_opb_round_trip_with_a_pb_solver(instance, tmp_path, nono, capsys):
     ans.write_text(proc.stdout)
     assert main(["decode", inst, str(ans)]) == 0
     assert "verified" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda t: t.replace("c p show 1 2 3 ", "c p show 1 2 x ", 1),
+     "a 'c p show' line lists variables (whole numbers), got '1 2 x 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 ...'"),
+    (lambda t: re.sub(r"^p cnf (\d+) \d+$", r"p cnf \1 abc", t, count=1, flags=re.M),
+     "bad problem line 'p cnf 8451 abc' (expected 'p cnf VARIABLES CLAUSES')"),
+])
+def test_decode_names_the_line_of_a_malformed_cnf(tmp_path, capsys, edit, message):
+    cnf = tmp_path / "m.cnf"
+    assert main(["export", "pentomino-3x20", "-o", str(cnf)]) == 0
+    text = edit(cnf.read_text())
+    bad = tmp_path / "bad.cnf"
+    bad.write_text(text)
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if l != cnf.read_text().splitlines()[i - 1])
+    a = _answer(tmp_path, "s SATISFIABLE\nv 1 0\n")
+    capsys.readouterr()
+    assert main(["decode", "pentomino-3x20", a, "--cnf", str(bad)]) == 2
+    assert capsys.readouterr().err == f"puzzlesat: {bad}:{line}: {message}\n"
