@@ -61,7 +61,7 @@ class CpSatBackend(Backend):
     def solve(self, problem: Problem, *, time_limit=None) -> SolveResult:
         deadline = Deadline(time_limit)
         enc = encode_cpsat(problem)
-        s = self._solver(time_limit, self.workers)
+        s = self._solver(deadline.remaining(), self.workers)  # building the model took part of the limit
         try:
             st = _run(s, enc.model)
         except KeyboardInterrupt:
@@ -80,7 +80,7 @@ class CpSatBackend(Backend):
         if phases is not None:
             for v in problem.primary:
                 enc.model.add_hint(enc.vars[v - 1], v in phases)
-        s = self._solver(time_limit, 1)
+        s = self._solver(deadline.remaining(), 1)
         s.parameters.enumerate_all_solutions = True
         dedupe = len(problem.primary) != problem.n_vars
         cb = _Collector(enc, limit, keep, on_solution, dedupe)
