@@ -55,16 +55,25 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args._run(args)
     except (InputError, BackendError, EncodingError) as e:
-        print(f"puzzlesat: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _fail(args, f"puzzlesat: {e}", "bad-input", EXIT_BAD_INPUT)
     except VerificationError as e:
-        print(f"puzzlesat: verification failed: {e}", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _fail(args, f"puzzlesat: verification failed: {e}", "verification-failed", EXIT_INTERNAL)
     except KeyboardInterrupt:
-        print("puzzlesat: interrupted", file=sys.stderr)
-        return EXIT_INCOMPLETE
+        return _fail(args, "puzzlesat: interrupted", "interrupted", EXIT_INCOMPLETE)
     except BrokenPipeError:
         return EXIT_OK
+
+
+def _fail(args, message: str, kind: str, code: int) -> int:
+    """The message on stderr; with --json, also the one JSON object promised
+    on stdout (what went wrong, and the exit code)."""
+    print(message, file=sys.stderr)
+    if getattr(args, "json", False):
+        try:
+            emit_json({"error": message.removeprefix("puzzlesat: "), "kind": kind, "exit_code": code})
+        except BrokenPipeError:
+            pass
+    return code
 
 
 def emit_json(obj) -> None:

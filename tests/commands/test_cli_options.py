@@ -95,3 +95,13 @@ def test_check_compares_no_goal_when_it_found_no_solution(cli, tmp_path):
     assert (d["solvable"], d["unique"], d["unique_by_line_logic"], d["matches_goal"]) == (None, None, False, None)
     d = cli("check", f, "--json").json()  # searched to the end: two solutions, the goal one of them
     assert (d["solvable"], d["unique"], d["matches_goal"]) == (True, False, True)
+
+
+def test_json_errors_are_json_too(cli, tmp_path):
+    f = tmp_path / "bad.box"
+    f.write_text("BOX / 2 * x\n")
+    r = cli("solve", f, "--json")
+    assert r.code == 2
+    d = r.json()
+    assert d == {"error": r.err.strip().removeprefix("puzzlesat: "), "kind": "bad-input", "exit_code": 2}
+    assert d["error"].startswith(f"{f}:1: ")
