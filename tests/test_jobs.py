@@ -383,3 +383,19 @@ def test_progress_leaves_the_backend_as_it_found_it():
         assert jobs.solve(puzzle, backend, progress=True).status.value == "solved"
         assert jobs.count(puzzle, backend, unique=True, progress=True).count == 2
         assert backend.responsive is False
+
+
+def test_a_fixed_piece_is_part_of_the_picture_symmetries_must_keep():
+    # a vertical domino fixed at the left of a 2x4 box, three to place: the free
+    # 2x3 region's left-right mirror would swap "V|HH" and "HH|V", but it moves
+    # the fixed piece, so those are two different pictures; only the top-bottom
+    # mirror keeps it (and every tiling)
+    puzzle = load_box("BOX / 2 * 4\nRESERVE / (D) (1, 1), (2, 1)\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * 4, "f.box")
+    problem = puzzle.compile()
+    assert len(problem.symmetries) == 2
+    for backend in ("exact", "cadical195"):
+        out = jobs.count(puzzle, get_backend(backend), unique=True, keep=True)
+        assert (out.count, out.complete) == (3, True)
+        assert len(out.solutions) == 3
+        for s in out.solutions:
+            puzzle.verify(s)

@@ -133,8 +133,13 @@ class Tiling(Puzzle):
         of them for free pieces; the rotations only, when a one-sided piece's
         mirror image is not a piece), as permutations of placement variables."""
         orient_index = {p.name: {s: k for k, s in enumerate(self.orientations_of(p))} for p in self.pieces}
+        # a piece fixed in place is part of the picture: a symmetry must map
+        # the fixed pieces onto fixed pieces of the same name, not just the free cells
+        fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
         out = []
         for g in board_symmetries(self.lattice, self.board):
+            if any((n, apply_affine(g, c)) not in fixed for n, c in self.fixed):
+                continue
             perm = {}
             ok = True
             for v in prob.primary:
