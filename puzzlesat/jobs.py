@@ -231,7 +231,8 @@ def _subspaces(group: list[dict[int, int]]) -> list[tuple[str, list[Clause]]]:
         if key(g) not in generated(gens):
             gens.append(g)
     whole = generated(gens)
-    tiers = [(f"fixed by all {len(whole)} symmetries", [c for g in gens for c in equalities(g)])]
+    tiers = [(f"fixed by all {len(whole)} symmetries" if len(whole) > 1 else "no symmetry",
+              [c for g in gens for c in equalities(g)])]
     seen = {whole}
     for sub, g in sorted(((generated([g]), g) for g in group if g), key=lambda t: -len(t[0])):
         if sub in seen or len(tiers) > MAX_SUBGROUPS:

@@ -9,7 +9,7 @@ from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError
 from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
-                     add_progress_option, backend_for, load, wants_progress)
+                     add_progress_option, backend_for, load, note, wants_progress)
 
 NAME = "solve"
 HELP = "solve a puzzle and print the verified solution"
@@ -27,16 +27,20 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     puzzle, problem = load(args)
+    render_png = getattr(puzzle, "render_png", None)
+    if args.png and render_png is None:  # said before solving, not after
+        raise InputError(f"--png: no PNG drawing for {puzzle.family} puzzles; use --svg")
     backend = backend_for(args, problem, "solve")
     out = jobs.solve(puzzle, backend, time_limit=args.time_limit, problem=problem, progress=wants_progress(args))
     if out.solution is not None:
         if args.svg:
             _write(args.svg, puzzle.render_svg(out.solution))
         if args.png:
-            render_png = getattr(puzzle, "render_png", None)
-            if render_png is None:
-                raise InputError(f"--png: no PNG drawing for {puzzle.family} puzzles; use --svg")
             render_png(out.solution, args.png)
+    else:
+        for opt, path in (("--svg", args.svg), ("--png", args.png)):
+            if path:
+                note(f"puzzlesat: {opt} {path} not written: no solution to draw")
     if args.json:
         emit_json({
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,

@@ -105,3 +105,14 @@ def test_json_errors_are_json_too(cli, tmp_path):
     d = r.json()
     assert d == {"error": r.err.strip().removeprefix("puzzlesat: "), "kind": "bad-input", "exit_code": 2}
     assert d["error"].startswith(f"{f}:1: ")
+
+
+def test_drawing_options_are_checked_and_never_silently_skipped(cli, tmp_path):
+    r = cli("solve", "pentomino-3x20", "--png", tmp_path / "a.png", "-b", "external:/bin/false")
+    # refused before any solver runs (/bin/false would fail with exit code 1)
+    assert (r.code, r.out) == (2, "")
+    assert r.err == "puzzlesat: --png: no PNG drawing for tiling puzzles; use --svg\n"
+    svg = tmp_path / "a.svg"
+    r = cli("solve", "pentomino-5x3x2x2", "-b", "exact", "--svg", svg)  # no tiling exists
+    assert r.code == 1 and not svg.exists()
+    assert r.err == f"puzzlesat: --svg {svg} not written: no solution to draw\n"
