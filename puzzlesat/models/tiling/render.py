@@ -77,15 +77,22 @@ def cell_owner(puzzle, solution) -> dict:
     return owner
 
 
-def copy_symbols(solution, sym: dict[str, str]) -> dict:
-    """cell -> symbol, the copies of a repeated piece alternating upper and
-    lower case so that neighbouring copies stay apart."""
-    seen: dict[str, int] = {}
+def copy_symbols(puzzle, solution, sym: dict[str, str]) -> dict:
+    """cell -> symbol: the copies of a repeated piece in upper or lower case,
+    chosen so that touching copies differ where two cases allow it (each copy
+    takes the case fewer of its touching copies have taken; "DDD" where two
+    dominoes met was one copy's order alternating with the next's, not the
+    board's)."""
+    where = {c: i for i, (_, cells) in enumerate(solution.placements) for c in cells}
+    case: dict[int, bool] = {}  # copy -> upper?
     out = {}
-    for name, cells in solution.placements:
-        k = seen.get(name, 0)
-        seen[name] = k + 1
-        ch = sym[name].swapcase() if k % 2 else sym[name]
+    for i, (name, cells) in enumerate(solution.placements):
+        touching = {where[q] for c in cells for q in puzzle.lattice.neighbours(c)
+                    if where.get(q, i) != i and solution.placements[where[q]][0] == name}
+        uppers = sum(1 for j in touching if case.get(j) is True)
+        lowers = sum(1 for j in touching if case.get(j) is False)
+        case[i] = uppers <= lowers
+        ch = sym[name] if case[i] else sym[name].swapcase()
         for c in cells:
             out[c] = ch
     return out
@@ -139,7 +146,7 @@ def _visible_len(s: str) -> int:
 def text_box(puzzle, solution, color: bool) -> str:
     owner = cell_owner(puzzle, solution)
     sym = _symbols_for(puzzle)
-    cs = copy_symbols(solution, sym)
+    cs = copy_symbols(puzzle, solution, sym)
     d = len(puzzle.dims)
     if d <= 2:
         return "\n".join(_grid_lines(puzzle, owner, sym, color, (), cs))
@@ -170,7 +177,7 @@ def text_layout(puzzle, solution, color: bool) -> str:
     names = piece_names(puzzle)
     idx = {n: i for i, n in enumerate(names)}
     sym = _symbols_for(puzzle)
-    cs = copy_symbols(solution, sym)
+    cs = copy_symbols(puzzle, solution, sym)
     owner = cell_owner(puzzle, solution)
     chars = {}
     for c in set(puzzle.board) | set(puzzle.holes) | set(owner):
