@@ -47,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global _json_written
+    _json_written = False
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
@@ -68,7 +70,7 @@ def _fail(args, message: str, kind: str, code: int) -> int:
     """The message on stderr; with --json, also the one JSON object promised
     on stdout (what went wrong, and the exit code)."""
     print(message, file=sys.stderr)
-    if getattr(args, "json", False):
+    if getattr(args, "json", False) and not _json_written:  # a command may have said more itself
         try:
             emit_json({"error": message.removeprefix("puzzlesat: "), "kind": kind, "exit_code": code})
         except BrokenPipeError:
@@ -76,7 +78,12 @@ def _fail(args, message: str, kind: str, code: int) -> int:
     return code
 
 
+_json_written = False
+
+
 def emit_json(obj) -> None:
+    global _json_written
+    _json_written = True
     json.dump(obj, sys.stdout, indent=None, default=str)
     sys.stdout.write("\n")
 

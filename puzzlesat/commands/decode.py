@@ -73,6 +73,9 @@ def run(args) -> int:
     if declared is not None:
         if encoding is not None and encoding != declared.encoding:
             raise InputError(f"--encoding {encoding}, but the CNF was exported with --encoding {declared.encoding}")
+        if unique and not declared.unique:
+            raise InputError("--unique, but the CNF was exported without --unique (decode without it)",
+                             args.cnf or apath)
         encoding, unique = declared.encoding, declared.unique or unique
     encoding = encoding or DEFAULT_ENCODING
 
@@ -95,6 +98,9 @@ def run(args) -> int:
     if declared is not None and declared.vars != n_vars:
         raise InputError(f"the CNF has {declared.vars} variables but this instance with encoding {encoding} "
                          f"has {n_vars}: exported by another version of puzzlesat?", args.cnf or apath)
+    if not unique and declared is None and answer.max_var() > n_vars and _unique_vars(problem, encoding) >= answer.max_var():
+        raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's CNF "
+                         f"(encoding {encoding}) but within its --unique export's: decode with --unique", apath)
     answer.check_range(n_vars, f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})")
     primary = set(problem.primary)
     true_primary = frozenset(v for v in answer.true_vars() if v in primary)
@@ -106,9 +112,12 @@ def run(args) -> int:
         puzzle.verify(sol)
     except VerificationError as e:
         if answer.is_contiguous() and answer.max_var() != n_vars and declared is None:
+            why = "it belongs to a different instance or encoding"
+            if not unique and _unique_vars(problem, encoding) == answer.max_var():
+                why = "it is the size of the --unique export's (decode with --unique)"
             raise InputError(f"the answer is a complete model of {answer.max_var()} variables, but this "
-                             f"instance's CNF (encoding {encoding}) has {n_vars}: it belongs to a different "
-                             f"instance or encoding (the decoded board fails: {e})", apath) from None
+                             f"instance's CNF (encoding {encoding}) has {n_vars}: {why} (the decoded board "
+                             f"fails: {e})", apath) from None
         extra = f"; the answer also falsifies {len(bad)} clauses of the CNF" if bad else ""
         result.update(valid=False, error=str(e))
         if args.json:
@@ -129,6 +138,13 @@ def run(args) -> int:
         if "note" in result:
             print("note: " + result["note"], file=sys.stderr)
     return EXIT_OK
+
+
+def _unique_vars(problem, encoding: str) -> int:
+    """How many variables this instance's --unique export has (for hints)."""
+    from ..encoders.lexleader import lex_leader
+
+    return encode_cnf(lex_leader(problem)[0], encoding).n_vars
 
 
 def _check_header(h: Header, digest: str, path: str, line, instance: str) -> None:

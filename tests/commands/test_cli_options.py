@@ -116,3 +116,22 @@ def test_drawing_options_are_checked_and_never_silently_skipped(cli, tmp_path):
     r = cli("solve", "pentomino-5x3x2x2", "-b", "exact", "--svg", svg)  # no tiling exists
     assert r.code == 1 and not svg.exists()
     assert r.err == f"puzzlesat: --svg {svg} not written: no solution to draw\n"
+
+
+def test_a_command_that_wrote_its_json_and_then_failed_writes_one_object(cli, tmp_path):
+    # decode writes its report (valid: false), then fails verification (exit 4)
+    from puzzlesat.backends import get_backend
+    from puzzlesat.loading import load_puzzle
+
+    problem = load_puzzle("pentomino-3x20").compile()
+    lits = sorted(get_backend("exact").solve(problem).assignment)
+    cnf = tmp_path / "m.cnf"
+    assert cli("export", "pentomino-3x20", "-o", cnf).code == 0
+    n = next(int(l.split()[2]) for l in cnf.read_text().splitlines() if l.startswith("p cnf"))
+    values = set(lits[1:]) | {lits[0] + 1}  # one piece moved onto its neighbour's cells
+    a = tmp_path / "a.txt"
+    a.write_text("s SATISFIABLE\nv " + " ".join(str(v if v in values else -v) for v in range(1, n + 1)) + " 0\n")
+    r = cli("decode", "pentomino-3x20", a, "--cnf", cnf, "--json")
+    assert r.code == 4
+    assert len(r.out.splitlines()) == 1
+    assert r.json()["valid"] is False

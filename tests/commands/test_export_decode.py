@@ -338,3 +338,22 @@ def test_decode_names_the_line_of_a_malformed_cnf(tmp_path, capsys, edit, messag
     capsys.readouterr()
     assert main(["decode", "pentomino-3x20", a, "--cnf", str(bad)]) == 2
     assert capsys.readouterr().err == f"puzzlesat: {bad}:{line}: {message}\n"
+
+
+def test_decode_says_when_unique_is_the_mismatch(tmp_path, capsys):
+    plain, uniq = tmp_path / "m.cnf", tmp_path / "mu.cnf"
+    assert main(["export", "pentomino-3x20", "-o", str(plain)]) == 0
+    assert main(["export", "pentomino-3x20", "--unique", "-o", str(uniq)]) == 0
+    n_plain = read_cnf(plain.read_text()).n_vars
+    n_uniq = read_cnf(uniq.read_text()).n_vars
+    capsys.readouterr()
+    # an answer to the --unique CNF (its last variable true), read as the plain one
+    a = _answer(tmp_path, f"s SATISFIABLE\nv {n_uniq} 0\n")
+    assert main(["decode", "pentomino-3x20", a]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {a}: variable {n_uniq} is beyond the {n_plain} variables of this "
+                                       "instance's CNF (encoding mixed) but within its --unique export's: decode "
+                                       "with --unique\n")
+    # --unique given, the CNF named exported without it
+    assert main(["decode", "pentomino-3x20", a, "--unique", "--cnf", str(plain)]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {plain}: --unique, but the CNF was exported without --unique "
+                                       "(decode without it)\n")
