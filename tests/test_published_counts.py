@@ -1,0 +1,258 @@
+"""Counts of bundled instances up to symmetry, against published values.
+
+Each expected number below comes from the literature or from another
+program (cited on its line), never from puzzlesat.  Every solution the
+exact-cover engine lists is checked twice: by the family's verifier and by
+an independent check written here (the placements partition the board's free
+cells, each piece is used once, each placement is a rotation/reflection plus
+translation of its piece, computed with matrices built in this file) and the
+listed solutions are pairwise inequivalent under the board's symmetries
+(found here by brute force, not with puzzlesat's geometry).
+
+Raw counts.  In all of these instances every piece is used once and at
+least one piece has no symmetry of its own (the F pentomino; F6, G6, H6, J6,
+P6 among the hexiamonds; J4, P4 among the tetrahexes).  A board symmetry g
+fixing a tiling must map that piece's placement onto itself, so g restricted
+to it is a symmetry of the piece: the identity on a plane piece.  In 2-D that
+makes g the identity; in a 3-D box g could still be the mirror through the
+piece's own plane, but in 2x3x10 and 2x5x6 a flat pentomino (3x3 footprint
+for F) lies in a plane whose normal is the axis of length 2, whose mirror
+moves every cell to the other layer.  So no tiling is symmetric, every orbit
+has |G| tilings, and raw = |G| x unique exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from itertools import permutations, product
+from pathlib import Path
+
+import pytest
+
+import puzzlesat.instances
+from puzzlesat import jobs
+from puzzlesat.backends import get_backend
+from puzzlesat.loading import load_puzzle
+
+INSTANCES = Path(puzzlesat.instances.__file__).parent / "tiling"
+
+# ----------------------------------------------------------- geometry, by hand
+
+
+def _mul(a, b):
+    n = len(a)
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(n)) for j in range(n)) for i in range(n))
+
+
+def _apply(m, p):
+    return tuple(sum(m[i][j] * p[j] for j in range(len(p))) for i in range(len(m)))
+
+
+def signed_permutations(d):
+    """All 2^d d! signed permutation matrices (the point group of Z^d)."""
+    out = []
+    for perm in permutations(range(d)):
+        for signs in product((1, -1), repeat=d):
+            out.append(tuple(tuple(signs[i] if j == perm[i] else 0 for j in range(d)) for i in range(d)))
+    return out
+
+
+def sixfold():
+    """The 12 isometries of the hexagonal / triangular lattice in the basis
+    a = (1, 0), b = (1/2, sqrt 3/2): closure of the sixth turn and a mirror."""
+    gens = [((0, -1), (1, 1)), ((0, 1), (1, 0))]
+    group = {((1, 0), (0, 1))}
+    frontier = list(group)
+    while frontier:
+        frontier = [g for g in {_mul(a, b) for a in frontier for b in gens} if g not in group]
+        group.update(frontier)
+    assert len(group) == 12
+    return sorted(group)
+
+
+def normalise(cells, step):
+    """Translate so that the least cell lies in [0, step)^d (translations are
+    the vectors whose coordinates are multiples of step)."""
+    lo = min(cells)
+    t = tuple(x - x % step for x in lo)
+    return tuple(sorted(tuple(a - b for a, b in zip(c, t)) for c in cells))
+
+
+def shape_class(cells, maps, step):
+    return min(normalise([_apply(m, c) for c in cells], step) for m in maps)
+
+
+def board_symmetries(board, maps, step):
+    """Every x -> M x + t mapping the set of cells onto itself (t a lattice translation)."""
+    board = frozenset(board)
+    out = []
+    for m in maps:
+        img = [_apply(m, c) for c in board]
+        t = tuple(a - b for a, b in zip(min(board), min(img)))
+        if any(x % step for x in t):
+            continue
+        if {tuple(a + b for a, b in zip(c, t)) for c in img} == board:
+            out.append((m, t))
+    return out
+
+
+class Checker:
+    """Independent re-checks of decoded tilings (cached per placement, since
+    the same placements recur across thousands of solutions)."""
+
+    def __init__(self, free, shapes, maps, step, syms):
+        self.free, self.shapes, self.maps, self.step, self.syms = frozenset(free), shapes, maps, step, syms
+        self._congruent = set()
+        self._images = {}
+
+    def tiling(self, placements):
+        """A partition of the free cells, each piece once, each placement
+        congruent to its piece."""
+        assert Counter(n for n, _ in placements) == Counter({n: 1 for n in self.shapes})
+        covered = [tuple(c) for _, cells in placements for c in cells]
+        assert len(covered) == len(set(covered)) == len(self.free) and set(covered) == self.free
+        for n, cells in placements:
+            key = (n, frozenset(cells))
+            if key not in self._congruent:
+                assert shape_class(cells, self.maps, self.step) == self.shapes[n], (n, cells)
+                self._congruent.add(key)
+
+    def images(self, cells):
+        """The placement's images under every board symmetry, in sym order."""
+        key = frozenset(cells)
+        if key not in self._images:
+            self._images[key] = [tuple(sorted(tuple(a + b for a, b in zip(_apply(m, c), t)) for c in cells))
+                                 for m, t in self.syms]
+        return self._images[key]
+
+    def solution_class(self, placements):
+        imgs = [(n, self.images(cells)) for n, cells in placements]
+        return min(tuple(sorted((n, im[k]) for n, im in imgs)) for k in range(len(self.syms)))
+
+
+def box_elements(name, dims):
+    """The ELEMENT statements of a bundled .box file, read with a regex here
+    (not puzzlesat's parser): 0-based cells padded to the box's dimension."""
+    out = {}
+    for line in (INSTANCES / f"{name}.box").read_text().splitlines():
+        m = re.match(r"ELEMENT / \((\w+)\) (.*)", line)
+        if m:
+            cells = [tuple(int(x) - 1 for x in c.split(",")) for c in re.findall(r"\(([\d, ]+)\)", m.group(2))]
+            out[m.group(1)] = [c + (0,) * (len(dims) - len(c)) for c in cells]
+    assert sorted(out) == sorted("FILNPTUVWXYZ")
+    return out
+
+
+def box_cells(dims, holes=()):
+    return {c for c in product(*(range(n) for n in dims)) if c not in set(holes)}
+
+
+# ------------------------------------------------------------------ cases
+
+CENTRE_2x2 = [(3, 3), (3, 4), (4, 3), (4, 4)]
+
+# (instance, published count up to symmetry, the board's symmetries, box dims, holes)
+BOXES = [
+    # Isobe 1965 (background.md section 1); Haselgrove & Haselgrove, Eureka 23 (1960): 368
+    ("pentomino-4x15", 368, 4, (4, 15), ()),
+    # Isobe 1965 (background.md section 1); Haselgrove & Haselgrove, Eureka 23 (1960): 1010
+    ("pentomino-5x12", 1010, 4, (5, 12), ()),
+    # Dana Scott, "Programming a combinatorial puzzle" (Princeton, 1958, MANIAC): 65
+    ("pentomino-8x8-hole", 65, 8, (8, 8), CENTRE_2x2),
+    # C. J. Bouwkamp's enumerations of the solid pentomino boxes (1967-69): 2x3x10 has 12
+    ("pentomino-2x3x10", 12, 8, (2, 3, 10), ()),
+    # C. J. Bouwkamp's enumerations of the solid pentomino boxes (1967-69): 2x5x6 has 264
+    ("pentomino-2x5x6", 264, 8, (2, 5, 6), ()),
+]
+
+
+def _hexagon(n):
+    return {(q, r) for q in range(-n + 1, n) for r in range(-n + 1, n) if max(abs(q), abs(r), abs(q + r)) < n}
+
+
+def _rhombus(w, h):
+    return {(k + 3 * i, k + 3 * j) for i in range(w) for j in range(h) for k in (1, 2)}
+
+
+LATTICE_CASES = [
+    # D. Goodger, Polyform Puzzler, puzzler/puzzles/hexiamonds.py, class Hexiamonds6x6: "156 solutions"
+    # (O'Beirne's hexiamonds, New Scientist 1961); duplicates under the rhombus's 4 symmetries removed
+    ("hexiamonds-6x6", 156, 4, _rhombus(6, 6), 3,
+     "C6 E6 F6 G6 H6 I6 J6 O6 P6 S6 V6 X6"),
+    # D. Goodger, Polyform Puzzler, puzzler/puzzles/polyhexes34.py, class Polyhexes34Hexagon: "12,290
+    # solutions" (P4 fixed in one of its 12 orientations); Noshita's problem (background.md section 4)
+    ("hexagon-tetrahexes-trihexes", 12290, 12, _hexagon(4), 1,
+     "I4 J4 O4 P4 S4 U4 Y4 A3 I3 V3"),
+]
+
+
+def _check_listed_unique(puzzle, out, free, shapes, maps, step, nsym):
+    """One solution per class, each verified twice, pairwise inequivalent."""
+    syms = board_symmetries(free, maps, step)
+    assert len(syms) == nsym
+    assert len(out.solutions) == out.count
+    check = Checker(free, shapes, maps, step, syms)
+    classes = set()
+    for sol in out.solutions:
+        puzzle.verify(sol)
+        check.tiling(sol.placements)
+        classes.add(check.solution_class(sol.placements))
+    assert len(classes) == out.count
+
+
+@pytest.mark.parametrize("case", BOXES, ids=lambda c: c[0])
+def test_box_unique_count_is_the_published_one(case):
+    name, published, nsym, dims, holes = case
+    puzzle = load_puzzle(name)
+    free = box_cells(dims, holes)
+    assert set(puzzle.board) == free and len(free) == 60
+    maps = signed_permutations(len(dims))
+    shapes = {n: shape_class(c, maps, 1) for n, c in box_elements(name, dims).items()}
+    out = jobs.count(puzzle, get_backend("exact"), unique=True, keep=True)
+    assert (out.count, out.complete) == (published, True)
+    _check_listed_unique(puzzle, out, free, shapes, maps, 1, nsym)
+
+
+@pytest.mark.parametrize("case", LATTICE_CASES, ids=lambda c: c[0])
+def test_lattice_unique_count_is_the_published_one(case):
+    name, published, nsym, board, step, names = case
+    puzzle = load_puzzle(name)
+    # the bundled board is this one, up to a lattice translation
+    assert normalise(puzzle.board, step) == normalise(board, step)
+    maps = sixfold()
+    shapes = {p.name: shape_class(p.cells, maps, step) for p in puzzle.pieces}
+    assert sorted(shapes) == sorted(names.split()) and all(p.count == 1 for p in puzzle.pieces)
+    out = jobs.count(puzzle, get_backend("exact"), unique=True, keep=True)
+    assert (out.count, out.complete) == (published, True)
+    _check_listed_unique(puzzle, out, set(puzzle.board), shapes, maps, step, nsym)
+
+
+# raw = |G| x published (module docstring); the two slowest enumerations are in the slow tier
+RAW = [
+    ("pentomino-4x15", 4 * 368),
+    pytest.param("pentomino-5x12", 4 * 1010, marks=pytest.mark.slow),
+    ("pentomino-8x8-hole", 8 * 65),
+    ("pentomino-2x3x10", 8 * 12),
+    pytest.param("pentomino-2x5x6", 8 * 264, marks=pytest.mark.slow),
+    ("hexiamonds-6x6", 4 * 156),
+    ("hexagon-tetrahexes-trihexes", 12 * 12290),
+]
+
+
+@pytest.mark.parametrize("name,raw", RAW)
+def test_raw_count_is_the_symmetry_group_times_the_published_one(name, raw):
+    out = jobs.count(load_puzzle(name), get_backend("exact"))
+    assert (out.count, out.complete) == (raw, True)
+
+
+def test_cli_counts_4x15_up_to_symmetry():
+    # 368: Isobe 1965 (background.md section 1); Haselgrove & Haselgrove 1960
+    proc = subprocess.run([sys.executable, "-m", "puzzlesat", "count", "pentomino-4x15", "--unique", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)
+    assert (d["count"], d["complete"], d["unique"]) == (368, True, True)
