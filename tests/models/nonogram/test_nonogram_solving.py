@@ -168,6 +168,7 @@ def test_solve_count_and_sum_mismatch_exit_codes(cli, tmp_path):
     r = cli("solve", "dancer", "--json")
     assert r.code == 0 and r.json()["solution"][0] == ".##.."
     r = cli("count", "twins", "--limit", "2")
+    assert r.code == 3  # stopped at the limit: a lower bound
     assert "not unique" in r.out and r.out.count("solution ") == 2
     bad = tmp_path / "sums.non"
     bad.write_text("width 2\nheight 2\nrows\n2\n1\ncolumns\n1\n1\n")
@@ -178,6 +179,8 @@ def test_solve_count_and_sum_mismatch_exit_codes(cli, tmp_path):
     assert r.code == 2 and r.err.strip() == f"puzzlesat: {bad}:5: row 2 clue 3 needs 3 cells but the row has 2"
     r = cli("check", "pentomino-3x20")
     assert r.code == 2
+    assert r.err == ("puzzlesat: pentomino-3x20: check is for nonograms; this is a tiling puzzle "
+                     "(try 'puzzlesat count')\n")
 
 
 # ---------------------------------------------------------------- slow tier
