@@ -5,7 +5,8 @@
     ELEMENT / (I) (1, 1), (2, 1), (3, 1), (4, 1), (5, 1)
 
 One statement a line; a line that does not start with a keyword continues the
-statement before it.  Indices start at 1.  An element may have fewer
+statement before it (a line that starts with a keyword but no "/" is an error,
+not a continuation).  Indices start at 1.  An element may have fewer
 coordinates than the box has dimensions (missing ones are 1).  A RESERVE whose
 symbol is ``*`` makes holes; any other symbol fixes that ELEMENT in place at
 those cells (one of its copies).  An ELEMENT given twice with the same name
@@ -18,13 +19,21 @@ Extensions, all in comments (``#`` to end of line): ``# title: ...``,
 
 from __future__ import annotations
 
+import math
 import re
 
 from ...errors import InputError
-from .build import PieceSpec, build_tiling
+from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, shorten
+from .geometry import is_connected
 from .lattice import CubicLattice
 
 _KEYWORD = re.compile(r"^\s*(BOX|RESERVE|ELEMENT)\s*/\s*(.*)$", re.IGNORECASE)
+#: a keyword without its "/": never a continuation of the statement before
+_BARE_KEYWORD = re.compile(r"^\s*(BOX|RESERVE|ELEMENT)(?![A-Za-z0-9_])", re.IGNORECASE)
+#: a word and a "/": a statement, with a misspelt keyword (continuations are numbers and cells)
+_WORD_SLASH = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*/")
+_USAGE = {"BOX": "BOX / 5 * 4 * 3", "RESERVE": "RESERVE / (*) (r, c), ...", "ELEMENT": "ELEMENT / (NAME) (r, c), ..."}
+_DIGITS = re.compile(r"\s*([+-]?)(\d+)\s*", re.ASCII)
 _META = re.compile(r"^\s*#\s*(title|source|expected-count|expected-unique|one-sided)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _SYMBOL = re.compile(r"^\s*\(\s*([^()\s]+)\s*\)\s*(.*)$", re.DOTALL)
 _TUPLE = re.compile(r"\(([^()]*)\)")
@@ -44,10 +53,20 @@ def load(text: str, path: str):
         m = _KEYWORD.match(line)
         if m:
             statements.append([m.group(1).upper(), m.group(2), no])
-        elif statements:
+            continue
+        bare = _BARE_KEYWORD.match(line)
+        if bare:
+            kw = bare.group(1).upper()
+            raise InputError(f"'{kw}' must be followed by ' / ' ({_USAGE[kw]})", path, no)
+        word = _WORD_SLASH.match(line)
+        if word:
+            raise InputError(f"unknown statement {shorten(word.group(1))!r}; expected BOX, RESERVE or ELEMENT",
+                             path, no)
+        if statements:
             statements[-1][1] += " " + line.strip()
         else:
-            raise InputError(f"expected a BOX, RESERVE or ELEMENT statement, found {line.strip()!r}", path, no)
+            raise InputError(f"expected a BOX, RESERVE or ELEMENT statement, found {shorten(line.strip())!r}",
+                             path, no)
 
     boxes = [s for s in statements if s[0] == "BOX"]
     if not boxes:
@@ -55,15 +74,19 @@ def load(text: str, path: str):
     if len(boxes) > 1:
         raise InputError("a second BOX statement", path, boxes[1][2])
     _, body, bline = boxes[0]
-    try:
-        dims = tuple(int(x) for x in body.split("*"))
-    except ValueError:
-        raise InputError(f"BOX sizes must be whole numbers separated by '*', got {body.strip()!r}", path, bline) from None
-    if not 1 <= len(dims) <= 4:
-        raise InputError(f"a BOX has 1 to 4 dimensions, got {len(dims)}", path, bline)
-    if any(d < 1 for d in dims):
-        raise InputError(f"BOX sizes must be positive, got {body.strip()!r}", path, bline)
+    sizes = [_whole(x) for x in body.split("*")]
+    if any(d is None for d in sizes):
+        raise InputError(f"BOX sizes must be whole numbers separated by '*', got {shorten(body.strip())!r}",
+                         path, bline)
+    if not 1 <= len(sizes) <= 4:
+        raise InputError(f"a BOX has 1 to 4 dimensions, got {len(sizes)}", path, bline)
+    if any(isinstance(d, int) and d < 1 for d in sizes):
+        raise InputError(f"BOX sizes must be positive, got {shorten(body.strip())!r}", path, bline)
+    # before any cell exists; a size of more digits than int() reads counts as 10^(digits - 1)
+    check_board_cells(math.prod(d if isinstance(d, int) else 10 ** (len(d) - 1) for d in sizes), path, bline)
+    dims = tuple(sizes)
 
+    lattice = CubicLattice(len(dims))
     one_sided = set(meta.get("one-sided", "").split())
     elements: list[PieceSpec] = []
     reserves: list[tuple[str, list, int]] = []
@@ -76,26 +99,29 @@ def load(text: str, path: str):
         sym, rest = m.group(1), m.group(2)
         cells = _cells(rest, len(dims), path, no, allow_short=(kw == "ELEMENT"))
         if kw == "ELEMENT":
+            if not is_connected(lattice, cells):
+                raise InputError(not_connected(lattice, sym), path, no)
             elements.append(PieceSpec(sym, cells, 1, sym in one_sided, no))
         else:
             for c in cells:
                 for i, (x, d) in enumerate(zip(c, dims)):
                     if not 0 <= x < d:
-                        raise InputError(f"reserved cell {_fmt(c)} lies outside the {_fmt_dims(dims)} box", path, no)
+                        raise InputError(f"reserved cell {_fmt(c)} lies outside the {_fmt_dims(dims)} box",
+                                         path, no)
             reserves.append((sym, cells, no))
 
     unknown = one_sided - {e.name for e in elements}
     if unknown:
-        raise InputError(f"'# one-sided:' names no ELEMENT {', '.join(sorted(unknown))}", path)
+        raise InputError(f"'# one-sided:' names no ELEMENT {shorten(', '.join(sorted(unknown)))}", path)
     expected = {}
     for key, field in (("expected-count", "count"), ("expected-unique", "unique")):
         if key in meta:
             try:
                 expected[field] = int(meta[key])
             except ValueError:
-                raise InputError(f"'# {key}:' must be a whole number, got {meta[key]!r}", path) from None
+                raise InputError(f"'# {key}:' must be a whole number, got {shorten(meta[key])!r}", path) from None
     return build_tiling(
-        lattice=CubicLattice(len(dims)),
+        lattice=lattice,
         dims=dims,
         holes_or_fixed=reserves,
         pieces=elements,
@@ -110,19 +136,22 @@ def _cells(rest: str, d: int, path: str, no: int, allow_short: bool) -> list[tup
     tuples = _TUPLE.findall(rest)
     leftover = _TUPLE.sub("", rest).replace(",", "").strip()
     if leftover:
-        raise InputError(f"unexpected text {leftover!r}: cells are written (i, j, ...) separated by commas", path, no)
+        raise InputError(f"unexpected text {shorten(leftover)!r}: cells are written (i, j, ...) separated by commas",
+                         path, no)
     if not tuples:
         raise InputError("no cells given", path, no)
     out = []
     for t in tuples:
-        try:
-            xs = [int(x) for x in t.split(",")]
-        except ValueError:
-            raise InputError(f"cell ({t}) must be whole numbers separated by commas", path, no) from None
+        xs = [_whole(x) for x in t.split(",")]
+        if any(x is None for x in xs):
+            raise InputError(f"cell ({shorten(t)}) must be whole numbers separated by commas", path, no)
+        huge = next((x for x in xs if isinstance(x, str)), None)
+        if huge is not None:
+            raise InputError(f"cell ({shorten(t)}): a coordinate of {len(huge):,} digits is too large", path, no)
         if len(xs) > d or (len(xs) < d and not allow_short):
-            raise InputError(f"cell ({t}) has {len(xs)} coordinates, the box has {d} dimensions", path, no)
+            raise InputError(f"cell ({shorten(t)}) has {len(xs)} coordinates, the box has {d} dimensions", path, no)
         if any(x < 1 for x in xs):
-            raise InputError(f"cell ({t}): indices start at 1", path, no)
+            raise InputError(f"cell ({shorten(t)}): indices start at 1", path, no)
         out.append(tuple(x - 1 for x in xs) + (0,) * (d - len(xs)))
     if len(set(out)) != len(out):
         dup = next(c for c in out if out.count(c) > 1)
@@ -130,9 +159,25 @@ def _cells(rest: str, d: int, path: str, no: int, allow_short: bool) -> list[tup
     return out
 
 
+def _whole(text: str) -> int | str | None:
+    """A whole number as int() reads it; None when it is not one.  A number of
+    more digits than int() reads (4,300) is its digits, a str (or -1 when
+    negative: every check below only needs its sign)."""
+    try:
+        return int(text)
+    except ValueError:
+        m = _DIGITS.fullmatch(text)
+        if not m:
+            return None
+        digits = m.group(2).lstrip("0") or "0"
+        if len(digits) < 4000:
+            return int(m.group(1) + digits)
+        return -1 if m.group(1) == "-" else digits
+
+
 def _fmt(c) -> str:
-    return "(" + ", ".join(str(x + 1) for x in c) + ")"
+    return cell_text(x + 1 for x in c)
 
 
 def _fmt_dims(dims) -> str:
-    return " * ".join(map(str, dims))
+    return shorten(" * ".join(map(str, dims)))

@@ -6,6 +6,7 @@ pieces, fix pieces in place and report problems the same way.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import product
 
@@ -13,6 +14,59 @@ from ...errors import InputError
 from .geometry import canonical, normalize
 from .lattice import Lattice, Point
 from .puzzle import Piece, Tiling
+
+
+#: The most cells a board may have.  Checked from the declared sizes before
+#: any cell is enumerated, so that a typo such as ``BOX / 100000 * 100000``
+#: is an error rather than a machine out of memory.  The bundled instances
+#: have at most 64 cells; compiling even 10^5 cells is already slow.
+MAX_BOARD_CELLS = 1_000_000
+
+#: how much of a user's text an error message echoes
+ECHO_LIMIT = 60
+
+_CONNECTED = {
+    "no0": "circles connect to the gaps around them",
+    "hex": "its hexagons must share edges",
+    "triangle": "its triangles must share edges",
+}
+
+
+def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to at most ``limit`` characters, ending in "..." when cut."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def number(n: int) -> str:
+    """``n`` with thousands separators; "at least 10^k" once that gets long
+    (and for numbers too large for str())."""
+    if abs(n) < 10 ** 30:
+        return f"{n:,}"
+    k = int(math.log10(abs(n)))
+    while 10 ** k > abs(n):
+        k -= 1
+    while 10 ** (k + 1) <= abs(n):
+        k += 1
+    return f"-10^{k} or less" if n < 0 else f"at least 10^{k}"
+
+
+def cell_text(coordinates) -> str:
+    """``(x, y, ...)`` for a message, shortened; never fails on a huge number
+    (str() refuses ints of more than 4,300 digits)."""
+    return "(" + shorten(", ".join(str(x) if x.bit_length() < 10_000 else number(x) for x in coordinates)) + ")"
+
+
+def check_board_cells(cells: int, path: str | None, line: int | None) -> None:
+    """InputError unless a board of ``cells`` cells is small enough to build."""
+    if cells > MAX_BOARD_CELLS:
+        raise InputError(f"a board of {number(cells)} cells is too large (at most {MAX_BOARD_CELLS:,})", path, line)
+
+
+def not_connected(lattice: Lattice, name: str) -> str:
+    """The message for a piece whose cells do not form one polyform."""
+    return (f"piece {shorten(name)} is not connected on the {lattice.name} lattice "
+            f"({_CONNECTED.get(lattice.name, 'its cells must share edges')})")
 
 
 @dataclass
@@ -32,7 +86,10 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
     the region; each ``holes_or_fixed`` entry is (symbol, cells, line): symbol
     ``*`` reserves holes, a piece name fixes one copy of that piece there."""
     if board is None:
+        check_board_cells(math.prod(dims), path, None)  # the formats check first, with a line
         board = set(product(*[range(n) for n in dims]))
+    else:
+        check_board_cells(len(board), path, None)
     board = set(board)
     notes: list[str] = []
 
@@ -40,17 +97,19 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
     shape_owner: dict[tuple, str] = {}
     for spec in pieces:
         if spec.count < 1:
-            raise InputError(f"piece {spec.name}: count must be at least 1, got {spec.count}", path, spec.line)
+            raise InputError(f"piece {shorten(spec.name)}: count must be at least 1, got {number(spec.count)}",
+                             path, spec.line)
         for c in spec.cells:
             if not lattice.is_cell(c):
-                raise InputError(f"piece {spec.name}: {c} is not a cell of the {lattice.name} lattice", path, spec.line)
+                raise InputError(f"piece {shorten(spec.name)}: {shorten(c)} is not a cell of the "
+                                 f"{lattice.name} lattice", path, spec.line)
         shape = normalize(lattice, spec.cells)
         group = lattice.group(spec.one_sided)
         key = (canonical(lattice, shape, group), spec.one_sided)
         if spec.name in merged:
             prev = merged[spec.name]
             if canonical(lattice, prev.cells, group) != key[0] or prev.one_sided != spec.one_sided:
-                raise InputError(f"piece {spec.name} defined again with a different shape "
+                raise InputError(f"piece {shorten(spec.name)} defined again with a different shape "
                                  f"(first at line {prev.line})", path, spec.line)
             prev.count += spec.count
             continue
@@ -58,8 +117,8 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
             # identical pieces are one piece with a count, or swaps would count twice
             first = merged[shape_owner[key]]
             first.count += spec.count
-            notes.append(f"piece {spec.name} is identical to piece {first.name}: "
-                         f"counted as one piece {first.name} with count {first.count}")
+            notes.append(f"piece {shorten(spec.name)} is identical to piece {shorten(first.name)}: "
+                         f"counted as one piece {shorten(first.name)} with count {first.count}")
             continue
         shape_owner[key] = spec.name
         merged[spec.name] = Piece(spec.name, shape, spec.count, spec.one_sided, spec.line)
@@ -77,11 +136,13 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
             continue
         piece = merged.get(sym)
         if piece is None:
-            raise InputError(f"RESERVE ({sym}) names no ELEMENT; use (*) for holes", path, line)
+            raise InputError(f"RESERVE ({shorten(sym)}) names no ELEMENT; use (*) for holes", path, line)
         if not _is_image(lattice, piece, cells):
-            raise InputError(f"RESERVE ({sym}): these cells are not a placement of piece {sym}", path, line)
+            raise InputError(f"RESERVE ({shorten(sym)}): these cells are not a placement of piece {shorten(sym)}",
+                             path, line)
         if piece.count == 0:
-            raise InputError(f"RESERVE ({sym}): every copy of piece {sym} is already fixed", path, line)
+            raise InputError(f"RESERVE ({shorten(sym)}): every copy of piece {shorten(sym)} is already fixed",
+                             path, line)
         piece.count -= 1
         fixed.append((sym, tuple(sorted(cells))))
     fixed_cells = {c for _, cells in fixed for c in cells}
@@ -100,4 +161,4 @@ def _is_image(lattice: Lattice, piece: Piece, cells) -> bool:
 
 
 def _fmt(c) -> str:
-    return "(" + ", ".join(str(x + 1) for x in c) + ")"
+    return cell_text(x + 1 for x in c)

@@ -328,7 +328,6 @@ def svg_polygons(puzzle, solution) -> str:
     poly = POLYGONS[puzzle.lattice.name]
     names = piece_names(puzzle)
     idx = {n: i for i, n in enumerate(names)}
-    sym = _symbols_for(puzzle)
     owner = cell_owner(puzzle, solution)
     copy = _copies(solution)
     cells = sorted(set(puzzle.board) | set(puzzle.holes) | set(owner))

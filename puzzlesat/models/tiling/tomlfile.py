@@ -47,12 +47,15 @@ the first character of each line.
 
 Every key a user writes is either used or refused: unknown keys, unknown
 lattices, sets and piece names, cells that are not cells of the lattice,
-disconnected pieces and malformed drawings are errors naming file:line.
+disconnected pieces, malformed drawings and boards of more than
+build.MAX_BOARD_CELLS cells (counted from the size, hexagon or drawing before
+any cell is made) are errors naming file:line.
 Pieces may be disconnected on no lattice: a piece is a polyform.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from itertools import product
@@ -64,7 +67,8 @@ else:  # pragma: no cover
 
 from ...errors import InputError
 from . import art
-from .build import PieceSpec, build_tiling
+from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, number,
+                    shorten)
 from .geometry import is_connected
 from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice
 from .standard import set_names, standard_set
@@ -87,6 +91,13 @@ def load(text: str, path: str):
             line = max(1, len(text.splitlines()))
         msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
         raise InputError(f"TOML syntax: {msg}", path, line) from None
+    except ValueError as e:  # tomllib lets int()'s refusal of a number of more than 4,300 digits through
+        m = re.search(r"value has (\d+) digits", str(e))
+        if m is None:
+            raise InputError(f"TOML: {shorten(str(e))}", path) from None
+        at = re.search(r"\d[\d_]{%d,}" % (int(m.group(1)) - 1), text)
+        line = text.count("\n", 0, at.start()) + 1 if at else None
+        raise InputError(f"a number of {int(m.group(1)):,} digits is too large", path, line) from None
     return _Reader(text, path).read(data)
 
 
@@ -167,23 +178,29 @@ class _Reader:
     def _keys(self, table: dict, allowed, *where, what: str) -> None:
         for k in table:
             if k not in allowed:
-                self.fail(f"unknown key {k!r} in {what}; expected one of: {', '.join(allowed)}", *where, k)
+                self.fail(f"unknown key {shorten(repr(k))} in {what}; expected one of: {', '.join(allowed)}",
+                          *where, k)
 
-    def _int(self, v, *where, what: str, minimum: int) -> int:
+    def _int(self, v, *where, what: str, minimum: int, bounded: bool = True) -> int:
+        """``bounded``: at most 10^1000, so that the rest of the program can
+        print it (TOML hex literals have no length limit); board sizes are
+        bounded by the board's cell count instead."""
         if not isinstance(v, int) or isinstance(v, bool):
-            self.fail(f"{what} must be a whole number, got {v!r}", *where)
+            self.fail(f"{what} must be a whole number, got {_echo(v)}", *where)
         if v < minimum:
-            self.fail(f"{what} must be at least {minimum}, got {v}", *where)
+            self.fail(f"{what} must be at least {minimum}, got {_echo(v)}", *where)
+        if bounded and v > 10 ** 1000:
+            self.fail(f"{what} must be at most 10^1000, got {_echo(v)}", *where)
         return v
 
     def _bool(self, v, *where, what: str) -> bool:
         if not isinstance(v, bool):
-            self.fail(f"{what} must be true or false, got {v!r}", *where)
+            self.fail(f"{what} must be true or false, got {_echo(v)}", *where)
         return v
 
     def _str(self, v, *where, what: str) -> str:
         if not isinstance(v, str):
-            self.fail(f"{what} must be a string, got {v!r}", *where)
+            self.fail(f"{what} must be a string, got {_echo(v)}", *where)
         return v
 
     # ---------------------------------------------------------------- file
@@ -222,7 +239,7 @@ class _Reader:
             return get_lattice("square")
         name = self._str(data["lattice"], "lattice", what="lattice")
         if name not in LATTICES:
-            self.fail(f"unknown lattice {name!r}; known: {', '.join(LATTICES)}", "lattice")
+            self.fail(f"unknown lattice {shorten(repr(name))}; known: {', '.join(LATTICES)}", "lattice")
         return get_lattice(name)
 
     # --------------------------------------------------------------- board
@@ -238,22 +255,24 @@ class _Reader:
         if kind == "size":
             size = board["size"]
             if not isinstance(size, list) or not size:
-                self.fail(f"size must be a list of whole numbers, e.g. [6, 10]; got {size!r}", "board", "size")
+                self.fail(f"size must be a list of whole numbers, e.g. [6, 10]; got {_echo(size)}",
+                          "board", "size")
             for v in size:
-                self._int(v, "board", "size", what="a size", minimum=1)
+                self._int(v, "board", "size", what="a size", minimum=1, bounded=False)
             cells = self._size_board(lattice, size)
             if isinstance(lattice, CubicLattice):
                 dims = tuple(size)
         elif kind == "hexagon":
-            n = self._int(board["hexagon"], "board", "hexagon", what="hexagon", minimum=1)
+            n = self._int(board["hexagon"], "board", "hexagon", what="hexagon", minimum=1, bounded=False)
             if lattice.name not in ("hex", "triangle", "no0"):
                 self.fail(f"hexagon boards are for the hex, triangle and no0 lattices, not {lattice.name}",
                           "board", "hexagon")
+            check_board_cells(_hexagon_cells(lattice, n), self.path, self.lines.line("board", "hexagon"))
             cells = _hexagon(lattice, n)
         else:
             if lattice.dim != 2:
                 self.fail(f"board art is for 2-D lattices; give the {lattice.name} board's size", "board", "art")
-            drawn = self._art(lattice, board["art"], ("board", "art"), what="board art")
+            drawn = self._art(lattice, board["art"], ("board", "art"), what="board art", board=True)
             cells = set(drawn)
             holes = {c for c, ch in drawn.items() if ch == "*"}
         if "holes" in board:
@@ -270,21 +289,28 @@ class _Reader:
             if len(size) != lattice.dim:
                 self.fail(f"size has {len(size)} numbers but the {lattice.name} lattice has {lattice.dim} "
                           "dimensions", "board", "size")
+            self._check_cells(_size_cells(lattice, size), "board", "size")
             return set(product(*[range(n) for n in size]))
         if len(size) != 2:
             self.fail(f"a {lattice.name} board's size is [width, height], got {len(size)} numbers", "board", "size")
+        if lattice.name not in ("hex", "triangle", "no0"):
+            self.fail(f"the {lattice.name} lattice has no size boards; draw the board with art", "board", "size")
+        self._check_cells(_size_cells(lattice, size), "board", "size")
         w, h = size
         if lattice.name == "hex":
             return {(q, r) for q in range(w) for r in range(h)}
         if lattice.name == "triangle":
             return {(k + 3 * i, k + 3 * j) for i in range(w) for j in range(h) for k in (1, 2)}
-        if lattice.name == "no0":
-            return _with_gaps(lattice, {(3 * i, 3 * j) for i in range(w) for j in range(h)})
-        self.fail(f"the {lattice.name} lattice has no size boards; draw the board with art", "board", "size")
+        return _with_gaps(lattice, {(3 * i, 3 * j) for i in range(w) for j in range(h)})  # no0
+
+    def _check_cells(self, cells: int, *where) -> None:
+        check_board_cells(cells, self.path, self.lines.line(*where))
 
     # ----------------------------------------------------------------- art
-    def _art(self, lattice: Lattice, text, where: tuple, what: str) -> dict[Point, str]:
+    def _art(self, lattice: Lattice, text, where: tuple, what: str, board: bool = False) -> dict[Point, str]:
         self._str(text, *where, what=what)
+        if board:  # every mark is a cell: count them before reading the drawing
+            self._check_cells(_art_cells(text), *where)
         name = lattice.name
         pad = 0
         if isinstance(lattice, CubicLattice) and lattice.dim != 2:
@@ -309,13 +335,13 @@ class _Reader:
 
     def _cell_list(self, lattice: Lattice, value, where: tuple, what: str) -> list[Point]:
         if not isinstance(value, list) or not value:
-            self.fail(f"{what} must be a list of cells, e.g. [[1, 1], [1, 2]]; got {value!r}", *where)
+            self.fail(f"{what} must be a list of cells, e.g. [[1, 1], [1, 2]]; got {_echo(value)}", *where)
         out = []
         short_ok = isinstance(lattice, CubicLattice) and what == "cells"
         for cell in value:
             if (not isinstance(cell, list) or not cell
                     or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
-                self.fail(f"{what}: {cell!r} is not a cell (a list of whole numbers)", *where)
+                self.fail(f"{what}: {_echo(cell)} is not a cell (a list of whole numbers)", *where)
             if len(cell) > lattice.dim or (len(cell) < lattice.dim and not short_ok):
                 self.fail(f"{what}: {_fmt_user(cell)} has {len(cell)} coordinates, the {lattice.name} lattice "
                           f"{lattice.dim}", *where)
@@ -340,20 +366,19 @@ class _Reader:
         self._keys(entry, PIECE_KEYS, *where, what="a [[pieces]] entry")
         name = self._str(entry["name"], *where, "name", what="name").strip()
         if not name or any(ch.isspace() for ch in name):
-            self.fail(f"piece name {entry['name']!r} must be non-empty, without spaces", *where, "name")
+            self.fail(f"piece name {_echo(entry['name'])} must be non-empty, without spaces", *where, "name")
         count = self._int(entry.get("count", 1), *where, "count", what="count", minimum=1)
         one_sided = self._bool(entry.get("one_sided", False), *where, "one_sided", what="one_sided")
         given = [k for k in ("art", "cells") if k in entry]
         if len(given) != 1:
-            self.fail(f"piece {name}: give exactly one of art or cells"
+            self.fail(f"piece {shorten(name)}: give exactly one of art or cells"
                       + (" (both given)" if len(given) == 2 else ""), *where)
         if given[0] == "art":
-            cells = sorted(self._art(lattice, entry["art"], where + ("art",), what=f"piece {name}"))
+            cells = sorted(self._art(lattice, entry["art"], where + ("art",), what=f"piece {shorten(name)}"))
         else:
             cells = self._cell_list(lattice, entry["cells"], where + ("cells",), what="cells")
         if not is_connected(lattice, cells):
-            self.fail(f"piece {name} is not connected on the {lattice.name} lattice "
-                      f"({_CONNECTED.get(lattice.name, 'its cells must share edges')})", *where, given[0])
+            self.fail(not_connected(lattice, name), *where, given[0])
         return [PieceSpec(name, cells, count, one_sided, line)]
 
     def _set(self, lattice: Lattice, entry: dict, where: tuple, line: int | None) -> list[PieceSpec]:
@@ -368,16 +393,17 @@ class _Reader:
             pieces = standard_set(base_lattice, full)
         except KeyError:
             known = ", ".join(set_names(base_lattice)) or "none"
-            self.fail(f"unknown piece set {name!r} for the {lattice.name} lattice; known: {known}", *where, "set")
+            self.fail(f"unknown piece set {shorten(repr(name))} for the {lattice.name} lattice; known: {known}",
+                      *where, "set")
         counts = entry.get("counts", {})
         if not isinstance(counts, dict):
             self.fail("counts must be a table of piece name = count, e.g. counts = { X = 2 }", *where, "counts")
         names = [p[0] for p in pieces]
         for k, v in counts.items():
             if k not in names:
-                self.fail(f"counts: the set {full} has no piece {k!r}; its pieces: {' '.join(names)}",
+                self.fail(f"counts: the set {full} has no piece {shorten(repr(k))}; its pieces: {' '.join(names)}",
                           *where, "counts")
-            self._int(v, *where, "counts", what=f"counts.{k}", minimum=1)
+            self._int(v, *where, "counts", what=f"counts.{shorten(k)}", minimum=1)
         return [PieceSpec(pname, [c + (0,) * pad for c in cells], counts.get(pname, count), os_, line)
                 for pname, cells, os_ in pieces]
 
@@ -394,11 +420,47 @@ _CELL_RULES = {
     "triangle": " (file cells are (x, y) with x = y (mod 3) and x != 1 (mod 3))",
     "no0": " (file cells are (x, y) with x = y (mod 3))",
 }
-_CONNECTED = {
-    "no0": "circles connect to the gaps around them",
-    "hex": "its hexagons must share edges",
-    "triangle": "its triangles must share edges",
-}
+
+
+def _size_cells(lattice: Lattice, size: list[int]) -> int:
+    """How many cells ``size = [...]`` makes (what _size_board builds)."""
+    if isinstance(lattice, CubicLattice):
+        return math.prod(size)
+    w, h = size
+    if lattice.name == "hex":
+        return w * h
+    if lattice.name == "triangle":
+        return 2 * w * h
+    # no0: w h circles and the 2 (w + 1)(h + 1) triangles of the rhombi around
+    # them, but the two corner ones that touch no circle
+    return w * h + 2 * (w + 1) * (h + 1) - 2
+
+
+def _hexagon_cells(lattice: Lattice, n: int) -> int:
+    """How many cells ``hexagon = n`` makes (what _hexagon builds)."""
+    if lattice.name == "triangle":
+        return 6 * n * n
+    circles = 3 * n * (n - 1) + 1
+    if lattice.name == "no0":
+        return circles + 6 * n * n  # every triangle of the hexagon of side n touches a circle
+    return circles
+
+
+def _art_cells(text: str) -> int:
+    """How many marks (cells) a drawing has, as art.marks counts them."""
+    return sum(len(row) - row.count(" ") - row.count(".")
+               for row in (r.rstrip("\r") for r in text.split("\n")))
+
+
+def _echo(value) -> str:
+    """A value a user wrote, for a message: its repr, shortened.  Never fails:
+    repr() refuses ints of more than 4,300 digits (a TOML hex literal)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() >= 10_000:
+        return number(value)
+    try:
+        return shorten(repr(value))
+    except ValueError:
+        return "a value holding a number too large to print"
 
 
 def _with_gaps(lattice: Lattice, circles: set[Point]) -> set[Point]:
@@ -425,8 +487,8 @@ def _hexagon(lattice: Lattice, n: int) -> set[Point]:
 
 
 def _fmt(c) -> str:
-    return "(" + ", ".join(str(x + 1) for x in c) + ")"
+    return cell_text(x + 1 for x in c)
 
 
 def _fmt_user(cell) -> str:
-    return "(" + ", ".join(str(x) for x in cell) + ")"
+    return cell_text(cell)

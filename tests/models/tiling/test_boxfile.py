@@ -80,3 +80,132 @@ def test_piece_larger_than_box_is_refused_at_its_line():
     with pytest.raises(InputError) as e:
         t.compile()
     assert str(e.value) == "f.box:2: piece I fits nowhere on the board"
+
+
+# ------------------------------------------------ huge boards, refused early
+
+@pytest.mark.parametrize("text,message", [
+    ("BOX / 100000 * 100000\n", "f.box:1: a board of 10,000,000,000 cells is too large (at most 1,000,000)"),
+    ("BOX / 100000000000000000000000000000 * 1\n",
+     "f.box:1: a board of 100,000,000,000,000,000,000,000,000,000 cells is too large (at most 1,000,000)"),
+    ("BOX / 1000 * 1001\n", "f.box:1: a board of 1,001,000 cells is too large (at most 1,000,000)"),
+    ("BOX / 2 * 100 * 100 * 100\n", "f.box:1: a board of 2,000,000 cells is too large (at most 1,000,000)"),
+    # more digits than int() reads (4,300): still a size, counted without reading it
+    ("BOX / 3 * " + "9" * 5000 + "\n", "f.box:1: a board of at least 10^4999 cells is too large (at most 1,000,000)"),
+    ("# title: t\nBOX / 100000 *\n      100000\nELEMENT / (D) (1, 1), (1, 2)\n",
+     "f.box:2: a board of 10,000,000,000 cells is too large (at most 1,000,000)"),
+])
+def test_a_board_too_large_is_refused_before_any_cell_is_made(text, message):
+    with pytest.raises(InputError) as e:
+        load(text + "ELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
+    assert str(e.value) == message
+
+
+def test_the_cap_is_on_cells_and_inclusive(monkeypatch):
+    from puzzlesat.models.tiling import build
+    monkeypatch.setattr(build, "MAX_BOARD_CELLS", 12)
+    assert len(load("BOX / 3 * 4\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box").board) == 12
+    with pytest.raises(InputError) as e:
+        load("BOX / 13\nELEMENT / (D) (1), (2)\n", "f.box")
+    assert str(e.value) == "f.box:1: a board of 13 cells is too large (at most 12)"
+
+
+def test_every_bundled_board_is_far_below_the_cap():
+    from puzzlesat.loading import bundled
+    from puzzlesat.models.tiling.build import MAX_BOARD_CELLS
+    for name, path in bundled().items():
+        if path.suffix in (".box", ".toml"):
+            t = load_puzzle(name)
+            assert 100 * (len(t.board) + len(t.holes)) < MAX_BOARD_CELLS, name
+
+
+def test_a_huge_board_is_exit_2_without_a_traceback(tmp_path, cli):
+    f = tmp_path / "big.box"
+    f.write_text("BOX / 100000 * 100000\nELEMENT / (D) (1, 1), (1, 2)\n")
+    r = cli("count", f)
+    assert r.code == 2 and "Traceback" not in r.err
+    assert r.err.strip() == f"puzzlesat: {f}:1: a board of 10,000,000,000 cells is too large (at most 1,000,000)"
+
+
+# --------------------------------------------- pieces are connected, as in .toml
+
+@pytest.mark.parametrize("text,message", [
+    ("BOX / 2 * 2\nELEMENT / (D) (1, 1), (2, 2)\nELEMENT / (D) (1, 1), (2, 2)\n",
+     "f.box:2: piece D is not connected on the square lattice (its cells must share edges)"),
+    ("BOX / 2 * 2 * 2\nELEMENT / (D) (1, 1, 1), (1, 2, 2)\n",
+     "f.box:2: piece D is not connected on the cubic lattice (its cells must share edges)"),
+    ("BOX / 5\nELEMENT / (D) (1), (3)\n",
+     "f.box:2: piece D is not connected on the line lattice (its cells must share edges)"),
+    # short cells in a 4-D box are flat pieces: connected in their plane or not at all
+    ("BOX / 3 * 3 * 2 * 2\nELEMENT / (L) (1, 1), (2, 1), (3, 2)\n",
+     "f.box:2: piece L is not connected on the cubic4 lattice (its cells must share edges)"),
+    ("BOX / 3 * 3\nELEMENT / (A) (1, 1), (1, 2)\nELEMENT / (B) (1, 1),\n    (3, 3)\n",
+     "f.box:3: piece B is not connected on the square lattice (its cells must share edges)"),
+])
+def test_a_disconnected_element_is_refused(text, message):
+    with pytest.raises(InputError) as e:
+        load(text, "f.box")
+    assert str(e.value) == message
+
+
+def test_connected_elements_in_higher_dimensions_load():
+    t = load("BOX / 2 * 2 * 2\nELEMENT / (D) (1, 1, 1), (1, 1, 2)\nELEMENT / (V) (1, 1), (2, 1), (2, 2)\n", "f.box")
+    assert sorted(p.name for p in t.pieces) == ["D", "V"]
+
+
+# --------------------------------- a keyword without "/" is not a continuation
+
+@pytest.mark.parametrize("text,message", [
+    ("BOX / 2 * 4\nELEMENT (D) (1,1), (1,2)\n",
+     "f.box:2: 'ELEMENT' must be followed by ' / ' (ELEMENT / (NAME) (r, c), ...)"),
+    ("BOX / 2 * 4\nelement (D) (1,1), (1,2)\n",
+     "f.box:2: 'ELEMENT' must be followed by ' / ' (ELEMENT / (NAME) (r, c), ...)"),
+    ("BOX / 2 * 4\nELEMENT / (D) (1, 1), (1, 2)\n  Reserve (*) (2, 1)\n",
+     "f.box:3: 'RESERVE' must be followed by ' / ' (RESERVE / (*) (r, c), ...)"),
+    ("BOX 2 * 4\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box:1: 'BOX' must be followed by ' / ' (BOX / 5 * 4 * 3)"),
+    ("BOX / 2 * 4\nELEMENT(D) (1, 1), (1, 2)\n",
+     "f.box:2: 'ELEMENT' must be followed by ' / ' (ELEMENT / (NAME) (r, c), ...)"),
+    ("BOX / 2 * 4\nELEMNT / (D) (1, 1), (1, 2)\n", "f.box:2: unknown statement 'ELEMNT'; expected BOX, RESERVE or ELEMENT"),
+])
+def test_a_keyword_without_slash_is_reported_at_its_own_line(text, message):
+    with pytest.raises(InputError) as e:
+        load(text, "f.box")
+    assert str(e.value) == message
+
+
+def test_genuine_continuations_still_continue():
+    t = load("BOX / 2 *\n  4\nRESERVE / (*) (1, 1),\n  (1, 2)\nELEMENT / (D) (1, 1),\n  (1, 2)\n"
+             "ELEMENT / (D)\n  (1, 1), (1, 2)\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
+    assert t.dims == (2, 4) and t.holes == {(0, 0), (0, 1)}
+    assert [(p.name, p.count, len(p.cells)) for p in t.pieces] == [("D", 3, 2)]
+
+
+# ------------------------------------------------ echoed text stays short
+
+@pytest.mark.parametrize("text,message", [
+    ("hello" * 100 + "\n",
+     "f.box:1: expected a BOX, RESERVE or ELEMENT statement, found '" + ("hello" * 12)[:57] + "...'"),
+    ("BOX / 3 * " + "x" * 200 + "\n",
+     "f.box:1: BOX sizes must be whole numbers separated by '*', got '3 * " + "x" * 53 + "...'"),
+    ("BOX / 3 * -" + "3" * 200 + "\n", "f.box:1: BOX sizes must be positive, got '3 * -" + "3" * 52 + "...'"),
+    ("BOX / 3 * 3\nELEMENT / (A) (1, 1) " + "junk " * 40 + "\n",
+     "f.box:2: unexpected text '" + ("junk " * 12)[:57] + "...': cells are written (i, j, ...) separated by commas"),
+    ("BOX / 3 * 3\nELEMENT / (A) (1, " + "y" * 100 + ")\n",
+     "f.box:2: cell (1, " + "y" * 54 + "...) must be whole numbers separated by commas"),
+    ("BOX / 3 * 3\nELEMENT / (A) (" + "1, " * 50 + "1)\n",
+     "f.box:2: cell (" + ("1, " * 19) + "...) has 51 coordinates, the box has 2 dimensions"),
+    ("BOX / 3 * 3\nELEMENT / (A) (1, " + "9" * 5000 + ")\n",
+     "f.box:2: cell (1, " + "9" * 54 + "...): a coordinate of 5,000 digits is too large"),
+    ("BOX / 3 * 3\nRESERVE / (*) (1, " + "9" * 100 + ")\n",
+     "f.box:2: reserved cell (1, " + "9" * 54 + "...) lies outside the 3 * 3 box"),
+    ("BOX / 3 * 3\nRESERVE / (" + "Q" * 100 + ") (1, 1)\n",
+     "f.box:2: RESERVE (" + "Q" * 57 + "...) names no ELEMENT; use (*) for holes"),
+    ("BOX / 3 * 3\nELEMENT / (" + "Q" * 100 + ") (1, 1), (3, 3)\n",
+     "f.box:2: piece " + "Q" * 57 + "... is not connected on the square lattice (its cells must share edges)"),
+    ("# expected-count: " + "many " * 30 + "\nBOX / 3 * 3\nELEMENT / (A) (1, 1)\n",
+     "f.box: '# expected-count:' must be a whole number, got '" + ("many " * 12)[:57] + "...'"),
+])
+def test_echoed_text_is_shortened(text, message):
+    with pytest.raises(InputError) as e:
+        load(text, "f.box")
+    assert str(e.value) == message

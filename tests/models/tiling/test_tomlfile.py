@@ -245,3 +245,98 @@ def test_a_cli_error_exits_2(tmp_path, cli):
     r = cli("solve", p)
     assert r.code == 2 and r.err.strip() == f"puzzlesat: {p}:1: unknown lattice 'hexx'; known: line, square, " \
                                            "cubic, cubic4, hex, triangle, no0"
+
+
+# ------------------------------------------------ huge boards, refused early
+
+CAP = "is too large (at most 1,000,000)"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[board]\nsize = [100000, 100000]\n" + DOMINOES, f"t.toml:2: a board of 10,000,000,000 cells {CAP}"),
+    ('lattice = "cubic"\n[board]\nsize = [100, 100, 101]\n' + DOMINOES, f"t.toml:3: a board of 1,010,000 cells {CAP}"),
+    ('lattice = "cubic4"\n[board]\nsize = [2, 100, 100, 100]\n' + DOMINOES,
+     f"t.toml:3: a board of 2,000,000 cells {CAP}"),
+    ('lattice = "hex"\n[board]\nhexagon = 1000000000\n[[pieces]]\nset = "monohexes"\n',
+     f"t.toml:3: a board of 2,999,999,997,000,000,001 cells {CAP}"),
+    ('lattice = "hex"\n[board]\nsize = [1001, 1000]\n[[pieces]]\nset = "monohexes"\n',
+     f"t.toml:3: a board of 1,001,000 cells {CAP}"),
+    ('lattice = "triangle"\n[board]\nsize = [1000, 1000]\n[[pieces]]\nset = "moniamonds"\n',
+     f"t.toml:3: a board of 2,000,000 cells {CAP}"),
+    ('lattice = "triangle"\n[board]\nhexagon = 1000\n[[pieces]]\nset = "moniamonds"\n',
+     f"t.toml:3: a board of 6,000,000 cells {CAP}"),
+    ('lattice = "no0"\n[board]\nsize = [1000, 1000]\n[[pieces]]\nset = "no0"\n',
+     f"t.toml:3: a board of 3,004,000 cells {CAP}"),
+    ('lattice = "no0"\n[board]\nhexagon = 1000\n[[pieces]]\nset = "no0"\n',
+     f"t.toml:3: a board of 8,997,001 cells {CAP}"),
+    ('[board]\nart = """\n' + ("#" * 1001 + "\n") * 1000 + '"""\n' + DOMINOES,
+     f"t.toml:2: a board of 1,001,000 cells {CAP}"),
+    # a hex literal may have any length
+    ("[board]\nsize = [2, 0x" + "F" * 5000 + "]\n" + DOMINOES, f"t.toml:2: a board of at least 10^6020 cells {CAP}"),
+    # a decimal one of more than 4,300 digits is refused by the TOML reader's int()
+    ("[board]\nsize = [2,\n  " + "9" * 5000 + "]\n" + DOMINOES, "t.toml:3: a number of 5,000 digits is too large"),
+    (BOARD + DOMINOES + "count = 0x" + "F" * 5000 + "\n",
+     "t.toml:5: count must be at most 10^1000, got at least 10^6020"),
+])
+def test_a_board_too_large_is_refused_before_any_cell_is_made(text, message):
+    assert _error(text) == message
+
+
+@pytest.mark.parametrize("lattice,board,pieces", [
+    ("square", "size = [3, 4]", DOMINOES),
+    ("cubic", "size = [2, 3, 4]", DOMINOES),
+    ("cubic4", "size = [2, 3, 1, 2]", DOMINOES),
+    ("line", "size = [7]", '[[pieces]]\nname = "d"\ncells = [[1], [2]]\n'),
+    ("hex", "size = [3, 5]", '[[pieces]]\nset = "monohexes"\n'),
+    ("triangle", "size = [4, 3]", '[[pieces]]\nset = "moniamonds"\n'),
+    ("no0", "size = [3, 2]", '[[pieces]]\nset = "no0"\n'),
+    ("hex", "hexagon = 3", '[[pieces]]\nset = "monohexes"\n'),
+    ("triangle", "hexagon = 3", '[[pieces]]\nset = "moniamonds"\n'),
+    ("no0", "hexagon = 3", '[[pieces]]\nset = "no0"\n'),
+    ("square", 'art = """\n####\n#**#\n.##\n"""', DOMINOES),
+    ("hex", f'art = """{HEXAGON_ART}"""', '[[pieces]]\nset = "monohexes"\n'),
+])
+def test_the_cell_count_checked_is_the_board_built(monkeypatch, lattice, board, pieces):
+    """The count is computed from the declaration, not the cells: it must be
+    exactly the board's, holes included, on every lattice and form."""
+    from puzzlesat.models.tiling import build
+    text = f'lattice = "{lattice}"\n[board]\n{board}\n{pieces}'
+    t = _load(text)
+    n = len(t.board) + len(t.holes)
+    monkeypatch.setattr(build, "MAX_BOARD_CELLS", n)
+    assert len(_load(text).board) == len(t.board)
+    monkeypatch.setattr(build, "MAX_BOARD_CELLS", n - 1)
+    assert _error(text) == f"t.toml:3: a board of {n:,} cells is too large (at most {n - 1:,})"
+
+
+def test_a_huge_board_is_exit_2_without_a_traceback(tmp_path, cli):
+    p = tmp_path / "big.toml"
+    p.write_text('lattice = "hex"\n[board]\nhexagon = 1000000000\n[[pieces]]\nset = "monohexes"\n')
+    r = cli("count", p)
+    assert r.code == 2 and "Traceback" not in r.err
+    assert r.err.strip() == f"puzzlesat: {p}:3: a board of 2,999,999,997,000,000,001 cells {CAP}"
+
+
+# ------------------------------------------------ echoed text stays short
+
+@pytest.mark.parametrize("text,message", [
+    ('lattice = "' + "x" * 100 + '"\n' + BOARD + DOMINOES,
+     "t.toml:1: unknown lattice '" + "x" * 56 + "...; known: line, square, cubic, cubic4, hex, triangle, no0"),
+    ("k" * 100 + " = 1\n" + BOARD + DOMINOES,
+     "t.toml:1: unknown key '" + "k" * 56 + "... in the file; expected one of: title, source, lattice, board, "
+     "pieces, expected"),
+    ("[board]\nsize = [2, '" + "a" * 100 + "']\n" + DOMINOES,
+     "t.toml:2: a size must be a whole number, got '" + "a" * 56 + "..."),
+    ("[board]\nsize = [2, 2]\nholes = '" + "h" * 100 + "'\n" + DOMINOES,
+     "t.toml:3: holes must be a list of cells, e.g. [[1, 1], [1, 2]]; got '" + "h" * 56 + "..."),
+    ("[board]\nsize = [2, 2]\nholes = [[1, " + "9" * 100 + "]]\n" + DOMINOES,
+     "t.toml:3: hole (1, " + "9" * 54 + "...) is not on the board"),
+    (BOARD + "[[pieces]]\nname = '" + "Q" * 100 + "'\ncells = [[1, 1], [2, 2]]\n",
+     "t.toml:5: piece " + "Q" * 57 + "... is not connected on the square lattice (its cells must share edges)"),
+    (BOARD + "[[pieces]]\nset = '" + "s" * 100 + "'\n",
+     "t.toml:4: unknown piece set '" + "s" * 56 + "... for the square lattice; known: monominoes, dominoes, "
+     "trominoes, tetrominoes, pentominoes, hexominoes, one-sided-monominoes, one-sided-dominoes, "
+     "one-sided-trominoes, one-sided-tetrominoes, one-sided-pentominoes, one-sided-hexominoes"),
+])
+def test_echoed_text_is_shortened(text, message):
+    assert _error(text) == message
