@@ -488,7 +488,8 @@ class _Counter:
             keep_here = False
             remaining = self.deadline.remaining()
         # what _search_verified keeps: nothing, everything, or at most room
-        keep_arg = keep_here and (True if room is None else room)
+        # (room x |G| in a count up to symmetry: so many raw ones hold room classes)
+        keep_arg = keep_here and (True if room is None else room * len(self.group or [None]))
         workers = max(2, self.cluster.threads) if self.cluster else self.jobs
         if workers > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS:
             parts = split(problem, workers * PARTS_PER_JOB)
