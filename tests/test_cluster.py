@@ -59,7 +59,7 @@ def test_cluster_cli_text_and_json(scheduler):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "168 solutions"
-    assert lines[-1].endswith(f"sub-problems counted on the Dask cluster at {scheduler} (2 workers, 2 threads)")
+    assert lines[-1].endswith(f"sub-problems sent to the Dask cluster at {scheduler} (2 workers, 2 threads)")
     r = _cli("count", "pentomino-8x8-four-holes", "--unique", "--cluster", scheduler, "--json")
     out = json.loads(r.stdout)
     assert (out["count"], out["complete"], out["jobs"]) == (21, True, None)

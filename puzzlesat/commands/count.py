@@ -87,7 +87,8 @@ def run(args) -> int:
             "seconds": round(out.seconds, 6), "symmetries": len(problem.symmetries),
             "jobs": None if cluster else args.jobs or CORES, "subproblems": out.subproblems,
             "cluster": None if cluster is None else {"address": cluster.address, "workers": cluster.workers,
-                                                      "threads": cluster.threads, "tasks": cluster.tasks}, "implied_constraints": out.implied,
+                                                      "threads": cluster.threads, "tasks": cluster.tasks},
+            "implied_constraints": out.implied,
             "expected": puzzle.expected.get("unique" if args.unique else "count"),
             "reason": out.reason,
             "verdict": _verdict(out),
@@ -118,7 +119,7 @@ def run(args) -> int:
             print(f"({out.backend} chosen: {choice})")
         if cluster is not None:
             if cluster.tasks:
-                print(f"{cluster.tasks} sub-problems counted on the Dask cluster at {cluster.describe()}")
+                print(f"{cluster.tasks} sub-problems sent to the Dask cluster at {cluster.describe()}")
             else:
                 print(f"counted here, not on the cluster at {cluster.address}: nothing was split (problems with "
                       f"fewer than {jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a "

@@ -98,7 +98,8 @@ def run(args) -> int:
     if declared is not None and declared.vars != n_vars:
         raise InputError(f"the CNF has {declared.vars} variables but this instance with encoding {encoding} "
                          f"has {n_vars}: exported by another version of puzzlesat?", args.cnf or apath)
-    if not unique and declared is None and answer.max_var() > n_vars and _unique_vars(problem, encoding) >= answer.max_var():
+    if (not unique and declared is None and answer.max_var() > n_vars
+            and _unique_vars(problem, encoding) >= answer.max_var()):
         raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's CNF "
                          f"(encoding {encoding}) but within its --unique export's: decode with --unique", apath)
     answer.check_range(n_vars, f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})")
