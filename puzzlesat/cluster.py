@@ -66,8 +66,16 @@ class Cluster:
             from distributed import Client
         except ImportError as e:  # pragma: no cover - a dependency in pyproject.toml
             raise BackendError(f"--cluster needs Dask's 'distributed' package: {e}") from None
+        from distributed.comm.addressing import resolve_address
+
         self.address = address
         timeout = CONNECT_TIMEOUT if timeout is None else timeout
+        try:
+            # checked first: a Client that fails on a malformed address leaves
+            # an object whose clean-up waits 20 s and prints a traceback
+            resolve_address(address)
+        except (ValueError, OSError) as e:
+            raise BackendError(f"{address!r} is not a Dask scheduler address (such as tcp://HOST:8786): {e}") from None
         try:
             self.client = Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as e:

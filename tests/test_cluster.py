@@ -139,3 +139,15 @@ def test_fingerprint_follows_the_sources(tmp_path):
     with open(copy / "jobs.py", "a") as f:
         f.write("\n# an edit\n")
     assert cluster_mod.code_fingerprint(copy) != cluster_mod.code_fingerprint()
+
+
+@pytest.mark.parametrize("address,why", [
+    ("foo://bar", "unknown address scheme 'foo'"),
+    ("not an address", "missing port number in address 'not an address'"),
+])
+def test_a_malformed_address_is_refused_at_once(address, why):
+    r = _cli("count", "pentomino-3x20", "--cluster", address)
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"puzzlesat: {address!r} is not a Dask scheduler address (such as tcp://HOST:8786): "
+                               f"{why}")
+    assert len(r.stderr.splitlines()) == 1  # no clean-up noise after it
