@@ -126,10 +126,15 @@ def load(text: str, path: str) -> Nonogram:
             shown = which if which is None else echo(which)
             raise InputError(f"<clues type={shown!r}>: expected type \"rows\" or \"columns\"", path, clues.line)
         lines = clues.findall("line")
+        _only(clues, "line", path)
         out = []
         for k, ln in enumerate(lines):
             what = f"{which[:-1]} {k + 1} clue"
             counts = ln.findall("count")
+            _only(ln, "count", path)
+            if ln.text.strip():  # webpbn's DTD: a line holds <count> elements only
+                raise InputError(f"{what}: text {echo(ln.text.strip())!r} directly inside <line>; each number "
+                                 "goes in its own <count>", path, ln.line)
             for cnt in counts:
                 colour = cnt.attrs.get("color", default)
                 used.setdefault(colour, cnt.line)
@@ -190,3 +195,11 @@ def load(text: str, path: str) -> Nonogram:
 
 def _text(el) -> str:
     return el.text.strip() if el is not None else ""
+
+
+def _only(el: _El, tag: str, path: str) -> None:
+    """webpbn's DTD allows only ``tag`` elements inside ``el`` (<clues>: <line>,
+    <line>: <count>); anything else would be dropped, so it is an error."""
+    for c in el.children:
+        if c.tag != tag:
+            raise InputError(f"<{echo(c.tag)}> inside <{el.tag}>: only <{tag}> elements belong there", path, c.line)

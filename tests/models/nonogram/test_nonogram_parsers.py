@@ -361,3 +361,12 @@ def test_a_grid_too_large_to_build(tmp_path):
     with pytest.raises(InputError) as e:
         load_puzzle(str(f))
     assert str(e.value) == f"{f}:1: a 2000 x 1000 grid (2,000,000 cells) is too large (at most 1,000,000 cells)"
+
+
+@pytest.mark.parametrize("rows,message", [
+    ("<line>1 2</line>", "f.xml:4: row 1 clue: text '1 2' directly inside <line>; each number goes in its own <count>"),
+    ("<line><count>1</count><note>x</note></line>", "f.xml:4: <note> inside <line>: only <count> elements belong there"),
+    ("<row><count>1</count></row>", "f.xml:4: <row> inside <clues>: only <line> elements belong there"),
+])
+def test_xml_clues_hold_only_what_the_dtd_allows(rows, message):
+    assert _error(xmlfile, _xml(rows), "f.xml") == message
