@@ -83,10 +83,17 @@ def wants_progress(args) -> bool:
     return sys.stderr.isatty() if args.progress is None else args.progress
 
 
+#: the most "ignored" warnings printed for one file (the rest are counted)
+MAX_WARNINGS = 10
+
+
 def load(args):
     puzzle = load_puzzle(args.instance)
-    for msg in puzzle.ignored:
+    for msg in puzzle.ignored[:MAX_WARNINGS]:
         note(f"puzzlesat: warning: {msg}")
+    if len(puzzle.ignored) > MAX_WARNINGS:
+        note(f"puzzlesat: warning: ... and {len(puzzle.ignored) - MAX_WARNINGS} more things ignored in "
+             f"{args.instance}")
     if getattr(args, "preprocess", False):
         if not hasattr(puzzle, "preprocess"):
             raise InputError(f"--preprocess: {puzzle.family} puzzles have no preprocessing step", args.instance)

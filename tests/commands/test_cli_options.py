@@ -135,3 +135,14 @@ def test_a_command_that_wrote_its_json_and_then_failed_writes_one_object(cli, tm
     assert r.code == 4
     assert len(r.out.splitlines()) == 1
     assert r.json()["valid"] is False
+
+
+def test_warnings_about_ignored_input_are_capped(cli, tmp_path):
+    # 12 unknown keys: 10 warnings, then how many more
+    f = tmp_path / "w.non"
+    f.write_text("".join(f"key{i} x\n" for i in range(12)) + "width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+    r = cli("solve", f)
+    assert r.code == 0
+    lines = r.err.splitlines()
+    assert lines[:10] == [f"puzzlesat: warning: {f}:{i + 1}: unknown key 'key{i}' ignored" for i in range(10)]
+    assert lines[10:] == [f"puzzlesat: warning: ... and 2 more things ignored in {f}"]
