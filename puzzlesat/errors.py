@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+#: the most characters of a user's text an error message repeats
+ECHO_LIMIT = 60
+
+
+def shorten(text, limit: int = ECHO_LIMIT) -> str:
+    """``text`` as an error message repeats it: at most ``limit`` characters,
+    ending in "..." when cut (a pasted 100,000-run clue stays one short line)."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
 
 class InputError(Exception):
     """Bad input: the CLI prints ``str(self)`` on one line and exits 2."""

@@ -52,7 +52,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, TextIO
 
-from ..errors import InputError
+from ..errors import InputError, shorten
 from ..problem import Clause, Problem, Regular
 from .cnf import CnfEncoding
 
@@ -361,7 +361,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
             if parts[1:3] == ["p", "show"]:
                 if not all(re.fullmatch(r"\d+", t) for t in parts[3:]):
                     raise InputError(f"a 'c p show' line lists variables (whole numbers), got "
-                                     f"{_cut(' '.join(parts[3:]))!r}", path, lineno)
+                                     f"{shorten(' '.join(parts[3:]))!r}", path, lineno)
                 ids = [int(t) for t in parts[3:]]
                 show = (show or []) + [i for i in ids if i != 0]
             elif parts[1:2] == [HEADER_TAG]:
@@ -371,7 +371,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
             parts = line.split()
             if (len(parts) != 4 or parts[1] != "cnf" or n_vars is not None
                     or not all(re.fullmatch(r"\d+", t) for t in parts[2:])):
-                raise InputError(f"bad problem line {_cut(line)!r} (expected 'p cnf VARIABLES CLAUSES')",
+                raise InputError(f"bad problem line {shorten(line)!r} (expected 'p cnf VARIABLES CLAUSES')",
                                  path, lineno)
             n_vars, n_clauses = int(parts[2]), int(parts[3])
             continue
@@ -379,7 +379,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
             raise InputError("clause before the 'p cnf' line", path, lineno)
         for tok in line.split():
             if not re.fullmatch(r"-?\d+", tok):
-                raise InputError(f"not a literal: {_cut(tok)!r}", path, lineno)
+                raise InputError(f"not a literal: {shorten(tok)!r}", path, lineno)
             lit = int(tok)
             if abs(lit) > n_vars:
                 raise InputError(f"literal {lit} beyond the header's {n_vars} variables", path, lineno)
@@ -407,7 +407,3 @@ def falsified(clauses: Iterable[list[int]], values: dict[int, bool]) -> list[int
             out.append(i)
     return out
 
-
-def _cut(text: str, most: int = 60) -> str:
-    """A piece of a file as a message repeats it: at most ``most`` characters."""
-    return text if len(text) <= most else text[:most - 3] + "..."

@@ -12,22 +12,15 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ...errors import InputError
+from ...errors import shorten as echo
 from .clues import Clue, min_length, runs
 from .puzzle import Grid, Nonogram
 
-#: the most characters of a clue or token an error message repeats
-ECHO_LIMIT = 60
 #: the most digits a number may have: a line of a billion cells is past any
 #: solver, and int() refuses more than 4,300 digits with a traceback
 MAX_DIGITS = 9
 #: the most cells a grid may have (webpbn's largest puzzles have about 10,000)
 MAX_CELLS = 1_000_000
-
-
-def echo(text: str) -> str:
-    """``text`` as an error message repeats it: cut to ``ECHO_LIMIT``
-    characters, the cut marked with "..." (a 100,000-run clue stays one line)."""
-    return text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT - 3] + "..."
 
 
 def fmt(clue: Sequence[int]) -> str:

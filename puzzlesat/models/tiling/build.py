@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from itertools import product
 
-from ...errors import InputError
+from ...errors import InputError, shorten
 from .geometry import canonical, normalize
 from .lattice import Lattice, Point
 from .puzzle import Piece, Tiling
@@ -22,20 +22,11 @@ from .puzzle import Piece, Tiling
 #: have at most 64 cells; compiling even 10^5 cells is already slow.
 MAX_BOARD_CELLS = 1_000_000
 
-#: how much of a user's text an error message echoes
-ECHO_LIMIT = 60
-
 _CONNECTED = {
     "no0": "circles connect to the gaps around them",
     "hex": "its hexagons must share edges",
     "triangle": "its triangles must share edges",
 }
-
-
-def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
-    """``text`` cut to at most ``limit`` characters, ending in "..." when cut."""
-    text = str(text)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def number(n: int) -> str:
