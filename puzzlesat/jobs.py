@@ -442,6 +442,11 @@ class _Counter:
         self.stopped_by: str | None = None
         self.runs = 0
 
+    def raw_for(self, k: int) -> int:
+        """How many raw solutions to list for ``k`` kept ones: k, or k x |G| in a
+        count up to symmetry (so many raw ones hold k classes, if there are)."""
+        return k * len(self.group) if self.group else k
+
     def room(self) -> int | None:
         """How many more solutions may be kept (None: any number)."""
         return None if self.keep_at_most is None else max(0, self.keep_at_most - len(self.solutions))
@@ -477,8 +482,7 @@ class _Counter:
         if keep_here and room is not None and see is None and not getattr(self.backend, "solutions_are_free", True):
             # an engine that counts faster than it lists: list the few solutions
             # wanted, then count without listing (it finds those again)
-            want = room * len(self.group or [None])  # as many classes, if there are
-            want = want if budget is None else min(want, budget)
+            want = self.raw_for(room) if budget is None else min(self.raw_for(room), budget)
             first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, lambda: None, phases)
             self.add_solutions(first.solutions, first.assignments)
             if first.complete or first.stopped_by != "limit" or first.count >= (budget or math.inf):
@@ -487,9 +491,8 @@ class _Counter:
                 return first
             keep_here = False
             remaining = self.deadline.remaining()
-        # what _search_verified keeps: nothing, everything, or at most room
-        # (room x |G| in a count up to symmetry: so many raw ones hold room classes)
-        keep_arg = keep_here and (True if room is None else room * len(self.group or [None]))
+        # what _search_verified keeps: nothing, everything, or enough for room
+        keep_arg = keep_here and (True if room is None else self.raw_for(room))
         workers = max(2, self.cluster.threads) if self.cluster else self.jobs
         if workers > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS:
             parts = split(problem, workers * PARTS_PER_JOB)
@@ -539,15 +542,13 @@ class _Counter:
             complete, stopped = False, "interrupted"
         finally:
             executor.stop()
-            if executor is not self.cluster:
-                executor.close()
         return SearchResult(total, complete, self.backend.name, deadline.elapsed(), [], stopped,
                             {"subproblems": len(parts)})
 
 
 class _ForkPool:
     """The local executor of sub-problems: forked workers that inherit the
-    work (no pickling of the problem); same interface as cluster.Cluster."""
+    work (no pickling of the problem); start, next and stop as cluster.Cluster has."""
 
     def __init__(self, processes: int):
         self.processes = processes
@@ -575,9 +576,6 @@ class _ForkPool:
             self.pool.terminate()
             self.pool.join()
         _WORK = None
-
-    def close(self) -> None:
-        pass
 
 
 #: problems with fewer primary variables are never split (pool start-up costs more)
@@ -700,7 +698,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             ctr.group = problem.symmetries  # what is kept: one solution per class
         try:
             if lister is not None:
-                want = keep_at_most * len(ctr.group or [None])  # as many classes, if there are
+                want = ctr.raw_for(keep_at_most)
                 shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want, lambda: None)
                 ctr.add_solutions(shown.solutions, shown.assignments)
                 ctr.keep = False
