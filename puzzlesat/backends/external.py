@@ -137,8 +137,7 @@ class ExternalBackend(Backend):
                  "solver": self.exe, "calls": 0}
         primary = set(problem.primary)
         tally, stopped, complete = Tally(keep, on_solution), None, False
-        blocking: list[str] = []
-        blocking_ints: list = []
+        blocking: list[list[int]] = []
         workdir = self.keep_files or tempfile.mkdtemp(prefix="puzzlesat-ext-")
         os.makedirs(workdir, exist_ok=True)
         try:
@@ -147,7 +146,7 @@ class ExternalBackend(Backend):
                     stopped = "limit"
                     break
                 text = (comments + f"p cnf {exp.n_vars} {len(exp.clauses) + len(blocking)}\n" + body
-                        + "".join(blocking))
+                        + "".join(" ".join(map(str, cl)) + " 0\n" for cl in blocking))
                 stats["calls"] += 1
                 t0 = time.perf_counter()
                 status, values, why = self._run(text, workdir, deadline, exp.n_vars)
@@ -158,7 +157,7 @@ class ExternalBackend(Backend):
                 if status == "UNSAT":
                     complete = True
                     break
-                _check_model(self.name, values, exp.clauses, blocking_ints)
+                _check_model(self.name, values, exp.clauses, blocking)
                 sol = frozenset(v for v, b in values.items() if b and v in primary)
                 if tally.add(sol):
                     stopped = "callback"
@@ -167,8 +166,7 @@ class ExternalBackend(Backend):
                 if not cl:
                     complete = True  # the empty solution blocked: nothing else can exist
                     break
-                blocking.append(" ".join(map(str, cl)) + " 0\n")
-                blocking_ints.append(cl)
+                blocking.append(cl)
         except KeyboardInterrupt:
             stopped = "interrupted"
         finally:
