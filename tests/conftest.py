@@ -57,3 +57,29 @@ def run_cli(*args, cwd=None, timeout=300) -> CliResult:
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def run_interrupted(*args, after: str) -> CliResult:
+    """Run ``puzzlesat`` and press Ctrl-C one second after ``after`` first
+    appears on its stderr (its progress line: the search, not the loading, is
+    interrupted; a fixed sleep raced the loading on a busy machine)."""
+    import signal
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", *map(str, args)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    seen = ""
+    while after not in seen:
+        c = p.stderr.read(1)
+        assert c, (p.wait(), seen)
+        seen += c
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    return CliResult(subprocess.CompletedProcess(p.args, p.returncode, out, seen + err))
+
+
+@pytest.fixture
+def interrupted():
+    return run_interrupted

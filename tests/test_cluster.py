@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import re
 import json
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -85,25 +83,12 @@ def test_cluster_time_limit_is_a_labelled_lower_bound(scheduler):
     assert int(first.split()[2]) < 9356
 
 
-def test_cluster_ctrl_c_is_a_labelled_lower_bound(scheduler):
-    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "count", "pentomino-6x10", "--cluster", scheduler,
-                          "--progress"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    # interrupt the count, not the loading: wait for the progress line, then a second
-    seen = ""
-    while "counting: " not in seen:
-        c = p.stderr.read(1)
-        assert c, (p.wait(), seen)
-        seen += c
-    time.sleep(1.0)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
-    err = seen + err
-    assert p.returncode == cli.EXIT_INCOMPLETE, err
-    first = out.splitlines()[0]
-    assert re.fullmatch(r"at least \d+ solutions?, incomplete \(stopped by interrupted\)", first), out
-    assert "Traceback" not in err
+def test_cluster_ctrl_c_is_a_labelled_lower_bound(scheduler, interrupted):
+    r = interrupted("count", "pentomino-6x10", "--cluster", scheduler, "--progress", after="counting: ")
+    assert r.code == cli.EXIT_INCOMPLETE, r.err
+    first = r.out.splitlines()[0]
+    assert re.fullmatch(r"at least \d+ solutions?, incomplete \(stopped by interrupted\)", first), r.out
+    assert "Traceback" not in r.err
 
 
 def test_cluster_and_jobs_exclude_each_other(capsys):

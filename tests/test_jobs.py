@@ -350,30 +350,12 @@ def test_parallel_time_limit_is_a_lower_bound():
 
 @pytest.mark.parametrize("backend,j", [("cadical195", "1"), ("glucose4", "1"), ("cpsat", "1"), ("exact", "1"),
                                        ("cadical195", "2")])
-def test_ctrl_c_ends_a_count_with_a_labelled_lower_bound(backend, j):
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "count", "pentomino-6x10", "-b", backend, "-j", j,
-                          "--progress"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    # interrupt the count, not the loading: wait for the progress line, then a second
-    seen = ""
-    while "counting: " not in seen:
-        c = p.stderr.read(1)
-        assert c, (p.wait(), seen)
-        seen += c
-    time.sleep(1.0)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
-    err = seen + err
-    assert p.returncode == 3, err
-    first = out.splitlines()[0]
-    assert re.fullmatch(r"at least \d+ solutions?, incomplete \(stopped by interrupted\)", first), out
-    assert "Traceback" not in err
+def test_ctrl_c_ends_a_count_with_a_labelled_lower_bound(backend, j, interrupted):
+    r = interrupted("count", "pentomino-6x10", "-b", backend, "-j", j, "--progress", after="counting: ")
+    assert r.code == 3, r.err
+    first = r.out.splitlines()[0]
+    assert re.fullmatch(r"at least \d+ solutions?, incomplete \(stopped by interrupted\)", first), r.out
+    assert "Traceback" not in r.err
 
 
 def test_progress_leaves_the_backend_as_it_found_it():

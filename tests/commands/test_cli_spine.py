@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -211,39 +210,20 @@ def test_preprocess_on_solve_and_count(cli):
 
 
 @pytest.mark.parametrize("backend", ["cadical195", "glucose4", "cpsat"])
-def test_ctrl_c_ends_a_solve_labelled_interrupted(backend, request):
+def test_ctrl_c_ends_a_solve_labelled_interrupted(backend, request, interrupted):
     # A Ctrl-C is not the time limit: say so (it used to print "within the time
     # limit" with no limit given).  CP-SAT's own SIGINT handler deadlocked
     # about one Ctrl-C in four during the presolve of faase; Python handles
     # it now.  5x3x2x2 has no tiling and takes the PySAT solvers > 10 s to
     # prove; faase keeps CP-SAT busy past its (slow) loading.
-    import signal
-    import subprocess
-    import sys
-    import time
-
     if backend == "cpsat":  # only this variant needs the shared data
         instance = str(request.getfixturevalue("shared_dir") / "data" / "nonograms" / "survey" / "faase.non")
     else:
         instance = "pentomino-5x3x2x2"
-    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "solve", instance, "-b", backend, "--json",
-                          "--progress"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    # interrupt the search, not the loading (a fixed sleep raced it on a
-    # busy machine): wait for the progress line's first tick
-    seen = ""
-    while f"solving ({backend}): " not in seen:
-        c = p.stderr.read(1)
-        assert c, (p.wait(), seen)
-        seen += c
-    time.sleep(1.0)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
-    err = seen + err
-    assert p.returncode == 3, err
-    assert "Traceback" not in err and "terminate" not in err
-    d = json.loads(out)
+    r = interrupted("solve", instance, "-b", backend, "--json", "--progress", after=f"solving ({backend}): ")
+    assert r.code == 3, r.err
+    assert "Traceback" not in r.err and "terminate" not in r.err
+    d = r.json()
     assert (d["status"], d["stopped_by"], d["backend"]) == ("unknown", "interrupted", backend)
     assert d["seconds"] < 60
 
