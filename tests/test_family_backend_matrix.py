@@ -5,8 +5,8 @@ hexagonal, triangular and No.0 lattices on Ganak, and Ganak on nonograms.
 Expected values come from closed forms (OEIS A045310 for the perfect
 matchings of the hypercube, MacMahon's formula for lozenge tilings of a
 hexagon, multinomials on a line) and from the brute-force tilers and
-nonogram solver below, written from scratch: their own matrices, their own
-placement generator, first-empty-cell search, classes counted by marking each
+nonogram solver below, written from scratch: their own matrices (in
+hand_geometry.py), their own placement generator, first-empty-cell search, classes counted by marking each
 tiling's images under the symmetries found by trying every isometry of the
 board.  Every solution an engine lists is checked by the family's verifier
 and by an independent check here (a partition of the free cells, each piece
@@ -19,11 +19,10 @@ must reproduce in the neighbouring parametrisation.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 from collections import Counter
 from fractions import Fraction
-from itertools import permutations, product
+from itertools import product
 
 import pytest
 
@@ -34,56 +33,24 @@ from puzzlesat.models.tiling.build import PieceSpec, build_tiling
 from puzzlesat.models.tiling.lattice import get_lattice
 from puzzlesat.models.tiling.standard import standard_set
 
+from .hand_geometry import apply, board_symmetries, shift, signed_permutations, sixfold
+
 ENGINES = ["exact", "cadical195", "cpsat", "ganak"]  # the last only counts
 
-# ------------------------------------------------------------ geometry, by hand
-
-
-def _mul(a, b):
-    n = len(a)
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(n)) for j in range(n)) for i in range(n))
-
-
-def _apply(m, p):
-    return tuple(sum(m[i][j] * p[j] for j in range(len(p))) for i in range(len(m)))
-
-
-@functools.cache
-def signed_permutations(d):
-    """The 2^d d! signed permutation matrices: every isometry of Z^d fixing 0."""
-    return [tuple(tuple(signs[i] if j == perm[i] else 0 for j in range(d)) for i in range(d))
-            for perm in permutations(range(d)) for signs in product((1, -1), repeat=d)]
-
-
-@functools.cache
-def sixfold():
-    """The 12 isometries of the triangular lattice in the basis a = (1, 0),
-    b = (1/2, sqrt 3/2): closure of the sixth turn and one mirror."""
-    gens = [((0, -1), (1, 1)), ((0, 1), (1, 0))]
-    group = {((1, 0), (0, 1))}
-    frontier = list(group)
-    while frontier:
-        frontier = [g for g in {_mul(a, b) for a in frontier for b in gens} if g not in group]
-        group.update(frontier)
-    assert len(group) == 12
-    return sorted(group)
-
-
-def _shift(cells, t):
-    return frozenset(tuple(a + b for a, b in zip(c, t)) for c in cells)
+# ------------------------------------------------------------ geometry, by hand (and hand_geometry)
 
 
 def placements_of(shape, maps, board, step):
     """Every image M x + t of the shape inside the board (t: coordinates multiples of step)."""
     out = set()
     for m in maps:
-        img = [_apply(m, c) for c in shape]
+        img = [apply(m, c) for c in shape]
         for a in img:
             for b in board:
                 t = tuple(y - x for x, y in zip(a, b))
                 if any(x % step for x in t):
                     continue
-                pl = _shift(img, t)
+                pl = shift(img, t)
                 if pl <= board:
                     out.add(pl)
     return out
@@ -120,23 +87,12 @@ def brute_tilings(board, pieces, options):
     return found
 
 
-def board_symmetries(board, maps, step):
-    board = frozenset(board)
-    out = []
-    for m in maps:
-        img = [_apply(m, c) for c in board]
-        t = tuple(a - b for a, b in zip(min(board), min(img)))
-        if not any(x % step for x in t) and _shift(img, t) == board:
-            out.append((m, t))
-    return out
-
-
 def orbits(tilings, syms):
     """The number of classes of tilings under the symmetries: take a tiling
     not seen yet, mark its whole orbit (which must consist of tilings)."""
     tilings = set(tilings)
     cells = {c for s in tilings for _, pl in s for c in pl}
-    moves = [{c: tuple(a + b for a, b in zip(_apply(m, c), t)) for c in cells} for m, t in syms]
+    moves = [{c: tuple(a + b for a, b in zip(apply(m, c), t)) for c in cells} for m, t in syms]
     seen, n = set(), 0
     for s in tilings:
         if s in seen:

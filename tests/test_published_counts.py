@@ -5,8 +5,8 @@ program (cited on its line), never from puzzlesat.  Every solution the
 exact-cover engine lists is checked twice: by the family's verifier and by
 an independent check written here (the placements partition the board's free
 cells, each piece is used once, each placement is a rotation/reflection plus
-translation of its piece, computed with matrices built in this file) and the
-listed solutions are pairwise inequivalent under the board's symmetries
+translation of its piece, computed with the hand-written matrices of
+tests/hand_geometry.py) and the listed solutions are pairwise inequivalent under the board's symmetries
 (found here by brute force, not with puzzlesat's geometry).
 
 Raw counts.  In all of these instances every piece is used once and at
@@ -28,7 +28,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
-from itertools import permutations, product
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -38,40 +38,11 @@ from puzzlesat import jobs
 from puzzlesat.backends import get_backend
 from puzzlesat.loading import load_puzzle
 
+from .hand_geometry import apply, board_symmetries, signed_permutations, sixfold
+
 INSTANCES = Path(puzzlesat.instances.__file__).parent / "tiling"
 
-# ----------------------------------------------------------- geometry, by hand
-
-
-def _mul(a, b):
-    n = len(a)
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(n)) for j in range(n)) for i in range(n))
-
-
-def _apply(m, p):
-    return tuple(sum(m[i][j] * p[j] for j in range(len(p))) for i in range(len(m)))
-
-
-def signed_permutations(d):
-    """All 2^d d! signed permutation matrices (the point group of Z^d)."""
-    out = []
-    for perm in permutations(range(d)):
-        for signs in product((1, -1), repeat=d):
-            out.append(tuple(tuple(signs[i] if j == perm[i] else 0 for j in range(d)) for i in range(d)))
-    return out
-
-
-def sixfold():
-    """The 12 isometries of the hexagonal / triangular lattice in the basis
-    a = (1, 0), b = (1/2, sqrt 3/2): closure of the sixth turn and a mirror."""
-    gens = [((0, -1), (1, 1)), ((0, 1), (1, 0))]
-    group = {((1, 0), (0, 1))}
-    frontier = list(group)
-    while frontier:
-        frontier = [g for g in {_mul(a, b) for a in frontier for b in gens} if g not in group]
-        group.update(frontier)
-    assert len(group) == 12
-    return sorted(group)
+# ----------------------------------------------------------- geometry, by hand (and hand_geometry)
 
 
 def normalise(cells, step):
@@ -83,21 +54,7 @@ def normalise(cells, step):
 
 
 def shape_class(cells, maps, step):
-    return min(normalise([_apply(m, c) for c in cells], step) for m in maps)
-
-
-def board_symmetries(board, maps, step):
-    """Every x -> M x + t mapping the set of cells onto itself (t a lattice translation)."""
-    board = frozenset(board)
-    out = []
-    for m in maps:
-        img = [_apply(m, c) for c in board]
-        t = tuple(a - b for a, b in zip(min(board), min(img)))
-        if any(x % step for x in t):
-            continue
-        if {tuple(a + b for a, b in zip(c, t)) for c in img} == board:
-            out.append((m, t))
-    return out
+    return min(normalise([apply(m, c) for c in cells], step) for m in maps)
 
 
 class Checker:
@@ -125,7 +82,7 @@ class Checker:
         """The placement's images under every board symmetry, in sym order."""
         key = frozenset(cells)
         if key not in self._images:
-            self._images[key] = [tuple(sorted(tuple(a + b for a, b in zip(_apply(m, c), t)) for c in cells))
+            self._images[key] = [tuple(sorted(tuple(a + b for a, b in zip(apply(m, c), t)) for c in cells))
                                  for m, t in self.syms]
         return self._images[key]
 
