@@ -6,9 +6,9 @@ Expected values come from closed forms (OEIS A045310 for the perfect
 matchings of the hypercube, MacMahon's formula for lozenge tilings of a
 hexagon, multinomials on a line) and from the brute-force tilers and
 nonogram solver below, written from scratch: their own matrices (in
-hand_geometry.py), their own placement generator, first-empty-cell search, classes counted by marking each
-tiling's images under the symmetries found by trying every isometry of the
-board.  Every solution an engine lists is checked by the family's verifier
+hand_geometry.py), their own placement generator, first-empty-cell search,
+classes counted by marking each tiling's images under the symmetries found
+by trying every isometry of the board.  Every solution an engine lists is checked by the family's verifier
 and by an independent check here (a partition of the free cells, each piece
 its count times, each placement one the brute force generated), and the
 listed set is compared with the brute force's.  Ganak lists nothing: its
