@@ -14,6 +14,7 @@ import pytest
 
 from puzzlesat import jobs
 from puzzlesat.backends import get_backend
+from puzzlesat.backends.base import Backend, SearchResult, SolveResult, Status
 from puzzlesat.errors import VerificationError
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling.puzzle import TilingSolution
@@ -180,29 +181,29 @@ def test_compare_marks_a_lying_backend_invalid(liar):
     assert out["agreement"]["dominoes-2x4"]["invalid"] == [f"external:{liar}"]
 
 
-class _Liar:
-    """A back end whose every answer is variables 1-4 true: on dominoes-2x4 two
-    dominoes on the same cells (no CNF involved: only the puzzle's checker
-    stands between it and the user)."""
+class _Answers(Backend):
+    """A back end that answers ``assignment`` every time, whatever the
+    problem (no CNF involved: only the puzzle's checker stands between it and
+    the user)."""
 
-    def __new__(cls):
-        from puzzlesat.backends.base import Backend, SearchResult, SolveResult, Status
+    def __init__(self, name: str, assignment: frozenset | None):
+        self.name, self.assignment = name, assignment
 
-        class Liar(Backend):
-            name = "liar"
+    def supports(self, problem):
+        return None
 
-            def supports(self, problem):
-                return None
+    def solve(self, problem, *, time_limit=None):
+        return SolveResult(Status.SOLVED, self.assignment, self.name, 0.0)
 
-            def solve(self, problem, *, time_limit=None):
-                return SolveResult(Status.SOLVED, frozenset({1, 2, 3, 4}), self.name, 0.0)
+    def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None):
+        if on_solution is not None:
+            on_solution(self.assignment)
+        return SearchResult(1, True, self.name, 0.0)
 
-            def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None):
-                if on_solution is not None:
-                    on_solution(frozenset({1, 2, 3, 4}))
-                return SearchResult(1, True, self.name, 0.0)
 
-        return Liar()
+def _liar():
+    """Variables 1-4 true: on dominoes-2x4, two dominoes on the same cells."""
+    return _Answers("liar", frozenset({1, 2, 3, 4}))
 
 
 LIE = "backend liar returned an invalid solution: cell (1, 2) covered by both D and D"
@@ -211,25 +212,14 @@ LIE = "backend liar returned an invalid solution: cell (1, 2) covered by both D 
 def test_the_puzzle_checker_stands_between_a_lying_engine_and_the_user():
     puzzle = load_puzzle("dominoes-2x4")
     with pytest.raises(VerificationError, match=re.escape(LIE) + "$"):
-        jobs.solve(puzzle, _Liar())
+        jobs.solve(puzzle, _liar())
     with pytest.raises(VerificationError, match=re.escape(LIE) + "$"):
-        jobs.count(puzzle, _Liar(), keep=True)
+        jobs.count(puzzle, _liar(), keep=True)
 
 
 def test_a_solved_answer_without_an_assignment_is_not_a_solution():
-    from puzzlesat.backends.base import Backend, SolveResult, Status
-
-    class Mute(Backend):
-        name = "mute"
-
-        def supports(self, problem):
-            return None
-
-        def solve(self, problem, *, time_limit=None):
-            return SolveResult(Status.SOLVED, None, self.name, 0.0)
-
     with pytest.raises(VerificationError, match=r"^backend mute reported a solution but returned no assignment$"):
-        jobs.solve(load_puzzle("dominoes-2x4"), Mute())
+        jobs.solve(load_puzzle("dominoes-2x4"), _Answers("mute", None))
 
 
 def test_an_outside_solver_repeating_a_model_is_caught(tmp_path):
@@ -257,7 +247,6 @@ def test_an_outside_solver_repeating_a_model_is_caught(tmp_path):
     from puzzlesat.backends.external import ExternalBackend
 
     puzzle = load_puzzle("twins")
-    problem = puzzle.compile()
     with pytest.raises(VerificationError, match=r"\(the blocking clause of solution 1: it answered that "
                                                  r"solution again\): -?\d+( -?\d+)* 0$"):
         jobs.count(puzzle, ExternalBackend(str(fake)), use_known=False)
