@@ -48,8 +48,9 @@ the first character of each line.
 Every key a user writes is either used or refused: unknown keys, unknown
 lattices, sets and piece names, cells that are not cells of the lattice,
 disconnected pieces, malformed drawings and boards of more than
-build.MAX_BOARD_CELLS cells (counted from the size, hexagon or drawing before
-any cell is made) are errors naming file:line.
+build.MAX_BOARD_CELLS cells (counted from the size or hexagon before any cell
+is made; a drawing's cells, as many as its marks, once read) are errors
+naming file:line.
 Pieces may be disconnected on no lattice: a piece is a polyform.
 """
 
@@ -309,8 +310,6 @@ class _Reader:
     # ----------------------------------------------------------------- art
     def _art(self, lattice: Lattice, text, where: tuple, what: str, board: bool = False) -> dict[Point, str]:
         self._str(text, *where, what=what)
-        if board:  # every mark is a cell: count them before reading the drawing
-            self._check_cells(_art_cells(text), *where)
         name = lattice.name
         pad = 0
         if isinstance(lattice, CubicLattice) and lattice.dim != 2:
@@ -325,6 +324,8 @@ class _Reader:
             if e.line is not None and first is not None:
                 line = first + e.line
             raise InputError(f"{what}: {e}", self.path, line) from None
+        if board:  # a drawing makes one cell per mark: as many as the text is long, so counted once read
+            self._check_cells(len(drawn), *where)
         if pad > 0:
             return {c + (0,) * pad: ch for c, ch in drawn.items()}
         if pad < 0:  # a 1-D lattice: one line of art
@@ -444,12 +445,6 @@ def _hexagon_cells(lattice: Lattice, n: int) -> int:
     if lattice.name == "no0":
         return circles + 6 * n * n  # every triangle of the hexagon of side n touches a circle
     return circles
-
-
-def _art_cells(text: str) -> int:
-    """How many marks (cells) a drawing has, as art.marks counts them."""
-    return sum(len(row) - row.count(" ") - row.count(".")
-               for row in (r.rstrip("\r") for r in text.split("\n")))
 
 
 def _echo(value) -> str:
