@@ -113,12 +113,11 @@ def run(args) -> int:
         puzzle.verify(sol)
     except VerificationError as e:
         if answer.is_contiguous() and answer.max_var() != n_vars and declared is None:
-            why = "it belongs to a different instance or encoding"
-            if not unique and _unique_vars(problem, encoding) == answer.max_var():
-                why = "it is the size of the --unique export's (decode with --unique)"
-            raise InputError(f"the answer is a complete model of {answer.max_var()} variables, but this "
-                             f"instance's CNF (encoding {encoding}) has {n_vars}: {why} (the decoded board "
-                             f"fails: {e})", apath) from None
+            # (check_range refused max_var() > n_vars): variables 1..k, k < n
+            raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but this "
+                             f"instance's CNF (encoding {encoding}) has {n_vars}: it was cut short, or it "
+                             f"belongs to a different instance or encoding (the decoded board fails: {e})",
+                             apath) from None
         extra = f"; the answer also falsifies {len(bad)} clauses of the CNF" if bad else ""
         result.update(valid=False, error=str(e))
         if args.json:

@@ -293,7 +293,18 @@ def test_decode_answer_from_another_instance(tmp_path, capsys):
     full.write_text("s SATISFIABLE\nv " + " ".join(str(v if v in dom_lits else -v) for v in range(1, n + 1)) + " 0\n")
     capsys.readouterr()
     assert main(["decode", "pentomino-3x20", str(full)]) == 2
-    assert "belongs to a different instance or encoding" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"{full}: the answer assigns variables 1..{n} only, but this instance's CNF (encoding mixed) has" in err
+    assert "it was cut short, or it belongs to a different instance or encoding (the decoded board fails:" in err
+
+
+def test_decode_short_answer_says_it_may_be_cut_short(tmp_path, capsys):
+    a = _answer(tmp_path, "s SATISFIABLE\nv 1 -2 0\n")
+    assert main(["decode", "dominoes-2x4", a]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"puzzlesat: {a}: the answer assigns variables 1..2 only, but this instance's CNF "
+                          "(encoding mixed) has 10: it was cut short, or it belongs to a different instance or "
+                          "encoding (the decoded board fails: ")
 
 
 def test_decode_header_in_answer_is_checked(tmp_path, capsys):
