@@ -23,6 +23,11 @@ MAX_DIGITS = 9
 MAX_CELLS = 1_000_000
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 row clue``, ``2 row clues``: a count and its noun, agreeing."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def fmt(clue: Sequence[int]) -> str:
     """A clue as files write it: ``2,1``, and ``0`` for the empty clue."""
     return ",".join(map(str, clue)) if clue else "0"
@@ -97,9 +102,9 @@ def finish(d: Draft, white: str = "0") -> Nonogram:
         raise InputError(f"a {d.width} x {d.height} grid ({d.width * d.height:,} cells) is too large "
                          f"(at most {MAX_CELLS:,} cells)", p, d.height_line)
     if len(d.rows) != d.height:
-        raise InputError(f"{len(d.rows)} row clues for height {d.height}", p, d.rows_line)
+        raise InputError(f"{plural(len(d.rows), 'row clue')} for height {d.height}", p, d.rows_line)
     if len(d.cols) != d.width:
-        raise InputError(f"{len(d.cols)} column clues for width {d.width}", p, d.cols_line)
+        raise InputError(f"{plural(len(d.cols), 'column clue')} for width {d.width}", p, d.cols_line)
     for kind, clues, lines, n in (("row", d.rows, d.row_lines, d.width), ("column", d.cols, d.col_lines, d.height)):
         for i, clue in enumerate(clues):
             if min_length(clue) > n:
@@ -110,7 +115,7 @@ def finish(d: Draft, white: str = "0") -> Nonogram:
     if d.goal is not None:
         cells = d.goal
         if len(cells) != d.width * d.height:
-            raise InputError(f"goal has {len(cells)} cells, expected {d.width * d.height} "
+            raise InputError(f"goal has {plural(len(cells), 'cell')}, expected {d.width * d.height} "
                              f"({d.width} x {d.height})", p, d.goal_line)
         goal = tuple(tuple(0 if ch in white else 1 for ch in cells[r * d.width:(r + 1) * d.width])
                      for r in range(d.height))

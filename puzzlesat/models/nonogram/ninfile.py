@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ...errors import InputError
-from .build import Draft, echo, read_clue, read_size, finish
+from .build import Draft, echo, finish, plural, read_clue, read_size
 from .puzzle import Nonogram
 
 
@@ -44,12 +44,14 @@ def load(text: str, path: str) -> Nonogram:
             lines = nonblank
     if len(lines) > need:
         n, s = lines[need]
-        raise InputError(f"more clue lines than {d.height} rows + {d.width} columns: {echo(s)!r} is line "
+        raise InputError(f"more clue lines than {plural(d.height, 'row')} + {plural(d.width, 'column')}: "
+                         f"{echo(s)!r} is line "
                          f"{need + 1} of the clues", path, n)
     if len(lines) < need:
         got_rows = min(len(lines), d.height)
-        raise InputError(f"expected {d.height} row clues then {d.width} column clues, found "
-                         f"{got_rows} row and {len(lines) - got_rows} column clue lines", path,
+        raise InputError(f"expected {plural(d.height, 'row clue')} then {plural(d.width, 'column clue')}, "
+                         f"found {plural(got_rows, 'row clue line')} and "
+                         f"{plural(len(lines) - got_rows, 'column clue line')}", path,
                          lines[-1][0] if lines else head_line)
     rows, cols = lines[:d.height], lines[d.height:]
     d.rows = [_clue(s, path, n, f"row {k + 1} clue") for k, (n, s) in enumerate(rows)]

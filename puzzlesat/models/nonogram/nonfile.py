@@ -12,16 +12,28 @@ Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
 - ``width``/``height`` come before the clue sections; Simpson's ``rows H``
   and ``columns W`` set the height/width too.
 - A clue is numbers separated by commas; ``0`` or an empty line is an empty
-  clue.  Blank lines may also just separate keys: a section's clue lines run
-  to the next key line; blank lines at its ends are dropped, and blank lines
+  clue.  Blank lines may also just separate keys: blank lines at a section's
+  ends are dropped while it has more lines than clues, and blank lines
   inside it are empty clues when that gives the right count, else ignored
   (Simpson's files use blank lines as separators, nonogram-db's as empties).
+- A section runs on while its lines start with a digit.  Until it has as
+  many lines as the height (width), a line that does not is still one of its
+  clues, and an error names it (``row 2 clue 'x': 'x' is not a whole
+  number``), unless it is the next key: its first word is a known key
+  (``columns``, ``goal``, ...; the section is then short, an error too), or
+  it reads ``WORD VALUE`` like any key line (``author "me"``), an unknown key
+  ignored with a warning, as FORMAT.md asks, and the clues go on after it.
+  A bare word (``x``) or anything with a comma is no key line: a bad clue.
+  Once the section is complete, the next line that is no clue ends it.
+- FORMAT.md's bundles of several puzzles (``====`` lines between them, a
+  ``.nonpack``) are refused at the separator: one puzzle per file.
 - A number may carry a colour letter (``3a``).  One colour is black and
   white; more than one is a multicolour puzzle, which is refused clearly.
   Other characters after a number are ignored, as FORMAT.md asks (``1;1``
   reads as 1), with a warning in ``Nonogram.ignored``.
 - Lines with an unknown key are ignored, as FORMAT.md asks, each with a
-  warning; string values may be quoted and carry HTML escapes.
+  warning; string values may be quoted and carry HTML escapes.  A key other
+  than ``color`` given twice is an error (the second would replace the first).
 - Warnings are lost when the file is refused, so an error message also
   names what was ignored that may explain it: a key that looks like a
   misspelling of a known key (``widht 2``), a number's ignored tail.
@@ -34,7 +46,7 @@ import html
 import re
 
 from ...errors import InputError
-from .build import Draft, echo, read_clue, read_size, finish
+from .build import Draft, echo, finish, plural, read_clue, read_size
 from .puzzle import Nonogram
 
 _META = ("title", "by", "copyright", "license", "catalogue")
@@ -43,6 +55,10 @@ _KEYS = ("width", "height", "rows", "columns", "goal", "color") + _META
 _TOKEN = re.compile(r"(\d+)(.*)", re.DOTALL)
 #: how many of the ignored things an error message names
 _MAX_NOTES = 3
+#: a line that may be a key line with a value: a word, then something after it
+_KEY_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\s+\S.*", re.DOTALL)
+#: FORMAT.md's divider between the puzzles of a bundle
+_PACK_SEPARATOR = re.compile(r"={4,}")
 
 
 class _Ignored:
@@ -55,12 +71,16 @@ class _Ignored:
         self.warnings: list[str] = []
         self.notes: list[str] = []
 
-    def key(self, key: str, line: int) -> None:
+    def key(self, key: str, line: int, section: str | None = None) -> None:
+        """An unknown key on ``line``; ``section``: the clue section it interrupts."""
         guess = difflib.get_close_matches(key.lower(), _KEYS, n=1)
         hint = f" (a misspelling of {guess[0]!r}?)" if guess else ""
-        self.warnings.append(f"{self.path}:{line}: unknown key {echo(key)!r} ignored{hint}")
+        inside = f" inside the '{section}' clues" if section else ""
+        self.warnings.append(f"{self.path}:{line}: unknown key {echo(key)!r}{inside} ignored{hint}")
         if guess:
             self.notes.append(f"line {line}'s {echo(key)!r} is not a key: a misspelling of {guess[0]!r}?")
+        elif section:  # it may be a clue gone wrong: a short section's error names it
+            self.notes.append(f"line {line}'s {echo(key)!r} was ignored as an unknown key, not read as a clue")
 
     def tail(self, token: str, number: str, tail: str, line: int) -> None:
         self.warnings.append(f"{self.path}:{line}: {echo(token)!r}: {echo(tail)!r} after the number "
@@ -79,6 +99,15 @@ class _Ignored:
 
 def _is_clue_line(s: str) -> bool:
     return s == "" or s[0].isdigit() or (s[0] == "-" and s[1:2].isdigit())
+
+
+def _is_known_key(s: str) -> bool:
+    return bool(s) and s.split(None, 1)[0].lower() in _KEYS
+
+
+def _pack(line: str, path: str, lineno: int) -> InputError:
+    return InputError(f"{echo(line)!r} divides a bundle of several puzzles (FORMAT.md's .nonpack); packs "
+                      "of several puzzles are not supported: give one puzzle per file", path, lineno)
 
 
 def _unquote(s: str) -> str:
@@ -103,6 +132,7 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     d = Draft(path)
     colours: set[str] = set()
     colour_keys: list[tuple[str, int]] = []
+    seen: dict[str, int] = {}  # the line of each goal and descriptive key
     i = 0
     while i < len(lines):
         lineno = i + 1
@@ -110,6 +140,8 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         i += 1
         if not s:
             continue
+        if _PACK_SEPARATOR.fullmatch(s):
+            raise _pack(s, path, lineno)
         if _is_clue_line(s):
             raise InputError(f"clue line {echo(s)!r} outside a 'rows' or 'columns' section "
                              "(more clue lines than the height or width?)", path, lineno)
@@ -127,16 +159,30 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
                 raise InputError(f"'{key}' section given twice", path, lineno)
             if dim is None:
                 raise InputError(f"'{key}' comes before '{attr}': the {attr} must be given first", path, lineno)
-            start = i
-            while i < len(lines) and _is_clue_line(lines[i].strip()):
+            section = []
+            while i < len(lines):
+                t = lines[i].strip()
+                if not _is_clue_line(t):
+                    if _PACK_SEPARATOR.fullmatch(t):
+                        raise _pack(t, path, i + 1)
+                    if len(section) >= dim or _is_known_key(t):
+                        break  # the next key
+                    if _KEY_VALUE.fullmatch(t):  # FORMAT.md: ignore a line not recognized
+                        ignored.key(t.split(None, 1)[0], i + 1, section=key)
+                        i += 1
+                        continue
+                    # where a clue must be, and no key: a bad clue, which _clue names
+                section.append((i + 1, t))
                 i += 1
-            section = [(n + 1, lines[n].strip()) for n in range(start, i)]
             clues, where = _section(section, dim, key, path, lineno, colours, ignored)
             if key == "rows":
                 d.rows, d.row_lines, d.rows_line = clues, where, lineno
             else:
                 d.cols, d.col_lines, d.cols_line = clues, where, lineno
+        elif key in seen:  # a second value would silently replace the first
+            raise InputError(f"{key} given twice (first on line {seen[key]})", path, lineno)
         elif key == "goal":
+            seen[key] = lineno
             g = rest.strip()
             if g.startswith('"'):  # a quoted goal may run on over several lines
                 g = g[1:]
@@ -151,6 +197,7 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         elif key == "color":
             colour_keys.append((rest.strip(), lineno))
         elif key in _META:
+            seen[key] = lineno
             d.meta[key] = _unquote(rest)
         else:  # FORMAT.md: "Parsers must ignore any line that they don't recognize"
             ignored.key(parts[0], lineno)
@@ -164,8 +211,9 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
 
 
 def _section(section, expected: int, key: str, path, header_line: int, colours: set, ignored: _Ignored):
-    """The clues of one section, and the line of each."""
-    while section and section[-1][1] == "":
+    """The clues of one section, and the line of each.  Each clue is read
+    before the count is checked: a bad clue is named at its own line."""
+    while section and section[-1][1] == "" and len(section) > expected:
         section.pop()
     while section and section[0][1] == "" and len(section) > expected:
         section.pop(0)
@@ -173,15 +221,17 @@ def _section(section, expected: int, key: str, path, header_line: int, colours: 
         nonblank = [(n, s) for n, s in section if s]
         if len(nonblank) == expected:
             section = nonblank
+    while len(section) != expected and section and section[-1][1] == "":  # blanks ending a short section
+        section.pop()
     what = "row" if key == "rows" else "column"
     dim = "height" if key == "rows" else "width"
+    clues = [_clue(s, path, n, colours, ignored, what=f"{what} {k + 1} clue") for k, (n, s) in enumerate(section)]
     if len(section) > expected:
         n, s = section[expected]
         raise InputError(f"more {what} clues than the {dim} ({expected}): {echo(s)!r} is clue "
                          f"{expected + 1}", path, n)
     if len(section) < expected:
-        raise InputError(f"{len(section)} {what} clues for {dim} {expected}", path, header_line)
-    clues = [_clue(s, path, n, colours, ignored, what=f"{what} {k + 1} clue") for k, (n, s) in enumerate(section)]
+        raise InputError(f"{plural(len(section), what + ' clue')} for {dim} {expected}", path, header_line)
     return clues, [n for n, _ in section]
 
 

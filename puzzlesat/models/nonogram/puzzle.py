@@ -138,9 +138,11 @@ class Nonogram(Puzzle):
     def precheck(self) -> str | None:
         """Why there can be no solution, found without solving (or None):
         the row clues and the column clues must ask for as many black cells."""
+        from .build import plural  # build imports this module
+
         black_r, black_c = sum(map(sum, self.rows)), sum(map(sum, self.cols))
         if black_r != black_c:
-            return (f"the row clues ask for {black_r} black cells but the column clues for {black_c}, "
+            return (f"the row clues ask for {plural(black_r, 'black cell')} but the column clues for {black_c}, "
                     "so no picture satisfies both")
         return None
 

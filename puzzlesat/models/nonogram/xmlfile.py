@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from ...errors import InputError
-from .build import Draft, echo, read_clue, finish
+from .build import Draft, echo, finish, plural, read_clue
 from .puzzle import Nonogram
 
 
@@ -178,9 +178,9 @@ def load(text: str, path: str) -> Nonogram:
             else:
                 if len(rows) != d.height or any(len(r) != d.width for r in rows):
                     bad = next((k for k, r in enumerate(rows) if len(r) != d.width), None)
-                    what = (f"row {bad + 1} of the goal image has {len(rows[bad])} cells, expected {d.width}"
-                            if bad is not None else
-                            f"the goal image has {len(rows)} rows, expected {d.height}")
+                    what = (f"row {bad + 1} of the goal image has {plural(len(rows[bad]), 'cell')}, "
+                            f"expected {d.width}" if bad is not None else
+                            f"the goal image has {plural(len(rows), 'row')}, expected {d.height}")
                     raise InputError(what, path, img.line + (bad or 0))
                 d.goal, d.goal_line = "".join(rows), img.line
     d.title = html.unescape(_text(pz.find("title")))

@@ -83,7 +83,7 @@ def test_simpsons_rows_n_columns_n_set_the_size():
 BAD_NON = [
     ("height 2\nrows\n1\n1\ncolumns\n1\n", "b.non:5: 'columns' comes before 'width': the width must be given first"),
     ("height 1\nrows\n1\n", "b.non: missing the width (a 'width N' line)"),
-    ("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n", "b.non:6: 1 column clues for width 2"),
+    ("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n", "b.non:6: 1 column clue for width 2"),
     ("width 2\nheight 2\nrows\n1\n1\n1\ncolumns\n1\n1\n", "b.non:6: more row clues than the height (2): '1' is clue 3"),
     ("width x\n", "b.non:1: width must be a positive whole number, got 'x'"),
     ("rows\n1\nwidth 1\nheight 1\n", "b.non:1: 'rows' comes before 'height': the height must be given first"),
@@ -126,8 +126,8 @@ def test_nin():
 @pytest.mark.parametrize("text,message", [
     ("", "b.nin: empty file: expected 'WIDTH HEIGHT' on the first line"),
     ("3\n", "b.nin:1: expected 'WIDTH HEIGHT' on the first line, got '3'"),
-    ("2 1\n1\n1\n", "b.nin:3: expected 1 row clues then 2 column clues, found 1 row and 1 column clue lines"),
-    ("2 1\n1\n1\n0\n1\n", "b.nin:5: more clue lines than 1 rows + 2 columns: '1' is line 4 of the clues"),
+    ("2 1\n1\n1\n", "b.nin:3: expected 1 row clue then 2 column clues, found 1 row clue line and 1 column clue line"),
+    ("2 1\n1\n1\n0\n1\n", "b.nin:5: more clue lines than 1 row + 2 columns: '1' is line 4 of the clues"),
     ("2 1\n3\n1\n1\n", "b.nin:2: row 1 clue 3 needs 3 cells but the row has 2"),
 ])
 def test_nin_errors(text, message):
