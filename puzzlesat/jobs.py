@@ -375,6 +375,21 @@ class Progress:
         if self.enabled:
             self._draw(force)
 
+    def counted(self):
+        """A callback ``(n, force=False)`` for one run that reports its count so
+        far, not one solution at a time (Backend.search's ``on_count``, the
+        running parts of a split count): the line moves by what is new."""
+        seen = 0
+
+        def counted(n: int, force: bool = False) -> None:
+            nonlocal seen
+            if n > seen:
+                self.tick(n - seen, force)
+                seen = n
+            elif force:
+                self.tick(0, force)
+        return counted
+
     def _draw(self, force: bool) -> None:
         now = time.perf_counter()
         if not (force or now - self.last >= 0.2):
@@ -502,7 +517,7 @@ class _Counter:
                     self.stopped_by = self.stopped_by or r.stopped_by
                 return r
         r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, self.progress.tick,
-                             phases, see)
+                             phases, see, on_count=self.progress.counted())
         self.add_solutions(r.solutions, r.assignments)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
@@ -512,25 +527,43 @@ class _Counter:
 
     def _run_parts(self, problem, parts, keep, budget, remaining) -> SearchResult:
         """Count the sub-problems on the executor (a pool of forked workers,
-        or the Dask cluster) and add up."""
+        or the Dask cluster) and add up.
+
+        While they run, the solutions the unfinished ones have found so far
+        (``executor.partial``) move the progress line; a count stopped by the
+        time limit, Ctrl-C or the limit adds them to the finished ones' (each
+        is a count of distinct solutions of its own disjoint part, so the sum
+        is still a lower bound)."""
         deadline = Deadline(remaining)
         executor = self.cluster or _ForkPool(min(self.jobs, len(parts)))
         # a cluster's workers stop on their own at the time limit (nothing kills them)
         work = (self.puzzle, self.backend, problem, keep, remaining if self.cluster else None)
         total, complete, stopped = 0, True, None
+        unfinished = set(range(len(parts)))
+        counted = self.progress.counted()
         self.progress.parts_total += len(parts)
         try:
             executor.start(_count_part, work, [(i, lits, budget) for i, lits in enumerate(parts)])
-            for _ in parts:
+            while unfinished:
+                wait = deadline.remaining()
                 try:
-                    n, ok, why, sols, assignments = executor.next(deadline.remaining())
+                    i, n, ok, why, sols, assignments = executor.next(
+                        POLL_PARTS if wait is None else min(wait, POLL_PARTS))
                 except TimeoutError:
-                    complete, stopped = False, "time-limit"
-                    break
+                    if deadline.expired():
+                        complete, stopped = False, "time-limit"
+                        break
+                    counted(total + executor.partial(unfinished))
+                    # an engine that does not keep solutions may stop on partial counts
+                    if budget is not None and not keep and total + executor.partial(unfinished) >= budget:
+                        complete, stopped = False, "limit"
+                        break
+                    continue
+                unfinished.discard(i)
                 total += n
                 self.add_solutions(sols, assignments)
                 self.progress.parts_done += 1
-                self.progress.tick(n, force=True)
+                counted(total + executor.partial(unfinished), force=True)
                 if not ok:
                     complete, stopped = False, why
                 if budget is not None and total >= budget:
@@ -541,7 +574,11 @@ class _Counter:
         except KeyboardInterrupt:
             complete, stopped = False, "interrupted"
         finally:
+            if unfinished:
+                total += executor.partial(unfinished)
             executor.stop()
+        if budget is not None and total >= budget:
+            total = budget  # as a single search stops at its budget
         return SearchResult(total, complete, self.backend.name, deadline.elapsed(), [], stopped,
                             {"subproblems": len(parts)})
 
@@ -557,10 +594,17 @@ class _ForkPool:
     def start(self, fn, work, tasks) -> None:
         import multiprocessing
 
-        global _WORK
+        global _WORK, _PARTIAL
+        ctx = multiprocessing.get_context("fork")
         _WORK = work  # the workers, forked next, inherit it
-        self.pool = multiprocessing.get_context("fork").Pool(self.processes)
+        # and this shared memory, where they leave each part's count so far
+        _PARTIAL = ctx.RawArray("q", max((t[0] for t in tasks), default=0) + 1)
+        self.pool = ctx.Pool(self.processes)
         self.results = self.pool.imap_unordered(_count_part_here, tasks)
+
+    def partial(self, parts) -> int:
+        """The solutions the workers have found so far in these (unfinished) parts."""
+        return sum(_PARTIAL[i] for i in parts) if _PARTIAL is not None else 0
 
     def next(self, timeout: float | None):
         import multiprocessing
@@ -571,11 +615,11 @@ class _ForkPool:
             raise TimeoutError from None
 
     def stop(self) -> None:
-        global _WORK
+        global _WORK, _PARTIAL
         if self.pool is not None:
             self.pool.terminate()
             self.pool.join()
-        _WORK = None
+        _WORK = _PARTIAL = None
 
 
 #: problems with fewer primary variables are never split (pool start-up costs more)
@@ -584,17 +628,22 @@ PARALLEL_MIN_VARS = 300
 PARTS_PER_JOB = 8
 #: what forked pool workers count: (puzzle, backend, problem, keep, time limit)
 _WORK = None
+#: shared memory where forked pool workers leave each part's count so far
+_PARTIAL = None
+#: seconds between looks at the running parts' counts (progress, --limit)
+POLL_PARTS = 0.25
 
 
 def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, phases=None,
-                     see=None) -> SearchResult:
+                     see=None, on_count=None) -> SearchResult:
     """backend.search, decoding and verifying every solution it hands back.
 
     Engines for which producing solutions is free (blocking-clause SAT,
     CP-SAT) hand back every one; engines that count faster without building
     solutions (``solutions_are_free = False``) only when they are kept or
     ``see`` (called with each solution and its decoding) wants them.
-    ``keep``: False, True (keep every solution) or how many to keep at most."""
+    ``keep``: False, True (keep every solution) or how many to keep at most.
+    ``on_count``: see Backend.search."""
     kept, assignments = [], []
     wants_solutions = backend.can_enumerate and (keep or see is not None
                                                  or getattr(backend, "solutions_are_free", True))
@@ -610,26 +659,37 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
         return None
 
     r = backend.search(problem, limit=budget, time_limit=time_limit,
-                       on_solution=on_solution if wants_solutions else None, phases=phases)
+                       on_solution=on_solution if wants_solutions else None, phases=phases, on_count=on_count)
     r.solutions, r.assignments = kept, assignments
     return r
 
 
-def _count_part(work, task):
+def _count_part(work, task, partial=None):
     """Count one sub-problem: the shared problem with some literals forced
-    (``work``: puzzle, back end, problem, what to keep, time limit)."""
+    (``work``: puzzle, back end, problem, what to keep, time limit), leaving
+    its count so far in ``partial[i]`` as it goes, when given."""
     i, lits, budget = task
     puzzle, backend, problem, keep, time_limit = work
     sub = problem.with_constraints([Clause((l,)) for l in lits])
-    r = _search_verified(puzzle, backend, sub, budget, time_limit, keep, lambda: None)
-    return r.count, r.complete, r.stopped_by, r.solutions, r.assignments
+    tick = on_count = None
+    if partial is not None:
+        partial[i] = 0
+
+        def tick():
+            partial[i] += 1
+
+        def on_count(n):
+            partial[i] = max(partial[i], n)
+    r = _search_verified(puzzle, backend, sub, budget, time_limit, keep, tick or (lambda: None),
+                         on_count=on_count)
+    return i, r.count, r.complete, r.stopped_by, r.solutions, r.assignments
 
 
 def _count_part_here(task):
     """A forked pool worker: the work it inherited.  No time limit here: the
     parent enforces it by terminating the pool (and daemonic workers could
     not start the child some engines time out in)."""
-    return _count_part(_WORK, task)
+    return _count_part(_WORK, task, _PARTIAL)
 
 
 def split(problem: Problem, target: int) -> list[tuple[int, ...]]:

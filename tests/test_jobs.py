@@ -8,10 +8,12 @@ nothing with puzzlesat's placement generator or counting code.
 from __future__ import annotations
 
 import re
+import time
+
 import pytest
 
 from puzzlesat import jobs
-from puzzlesat.backends import BackendError, get_backend
+from puzzlesat.backends import Backend, BackendError, get_backend
 from puzzlesat.errors import VerificationError
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling.boxfile import load as load_box
@@ -348,13 +350,42 @@ def test_parallel_time_limit_is_a_lower_bound():
     assert out.count < 9356
 
 
+class _Stuck(Backend):
+    """Says it has found 7 solutions of whatever part it is given, then
+    never ends (the parent stops the pool)."""
+
+    name = "stuck"
+    solutions_are_free = False
+
+    def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None,
+               on_count=None):
+        if on_count is not None:
+            on_count(7)
+        time.sleep(120)
+        raise AssertionError("not stopped")
+
+
+def test_a_split_count_stopped_adds_what_the_running_parts_found():
+    # two workers, each stuck in its first part after 7 solutions: the lower
+    # bound is their 14, not the 0 of the parts that finished
+    out = jobs.count(load_puzzle("pentomino-6x10"), _Stuck(), time_limit=3.0, jobs=2)
+    assert (out.count, out.complete, out.stopped_by) == (14, False, "time-limit")
+    assert out.subproblems > 2
+
+
+def test_a_split_count_stops_at_its_limit_on_the_running_parts_counts():
+    # 14 > 10 while no part has finished: stopped at the limit, not the clock
+    out = jobs.count(load_puzzle("pentomino-6x10"), _Stuck(), limit=10, time_limit=100.0, jobs=2)
+    assert (out.count, out.complete, out.stopped_by) == (10, False, "limit")
+
+
 @pytest.mark.parametrize("backend,j", [("cadical195", "1"), ("glucose4", "1"), ("cpsat", "1"), ("exact", "1"),
                                        ("cadical195", "2")])
 def test_ctrl_c_ends_a_count_with_a_labelled_lower_bound(backend, j, interrupted):
     r = interrupted("count", "pentomino-6x10", "-b", backend, "-j", j, "--progress", after="counting: ")
     assert r.code == 3, r.err
     first = r.out.splitlines()[0]
-    assert re.fullmatch(r"at least \d+ solutions?, incomplete \(stopped by interrupted\)", first), r.out
+    assert re.fullmatch(r"at least \d+ solutions?, incomplete \(interrupted \(Ctrl-C\)\)", first), r.out
     assert "Traceback" not in r.err
 
 

@@ -195,7 +195,8 @@ class _Answers(Backend):
     def solve(self, problem, *, time_limit=None):
         return SolveResult(Status.SOLVED, self.assignment, self.name, 0.0)
 
-    def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None):
+    def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None,
+               on_count=None):
         if on_solution is not None:
             on_solution(self.assignment)
         return SearchResult(1, True, self.name, 0.0)

@@ -108,12 +108,17 @@ class Backend:
         keep: bool = False,
         on_solution: OnSolution | None = None,
         phases: frozenset | None = None,
+        on_count: Callable[[int], None] | None = None,
     ) -> SearchResult:
         """Count (and hand back) solutions.  ``phases``, a set of true primary
         variables, is a hint: an engine that can start its search from that
         assignment (a solver's saved phases, CP-SAT's solution hint) does, and
         the others ignore it.  Searching for a second solution next to a
-        known one is much faster that way (faase: 22 s instead of over 110)."""
+        known one is much faster that way (faase: 22 s instead of over 110).
+        ``on_count`` is called now and then with the number of solutions
+        found so far by an engine that counts solutions without handing each
+        to ``on_solution`` (progress, and the partial count of a sub-problem
+        still running when a split count stops); the others ignore it."""
         raise NotImplementedError
 
     # -- conveniences built on search

@@ -74,7 +74,7 @@ class CpSatBackend(Backend):
         return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed(), stopped_by="time-limit")
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None):
+               phases=None, on_count=None):  # on_count: solutions reach on_solution one by one
         deadline = Deadline(time_limit)
         enc = encode_cpsat(problem)
         if phases is not None:

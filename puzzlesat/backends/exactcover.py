@@ -81,7 +81,7 @@ class ExactCoverBackend(Backend):
         return None
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None):
+               phases=None, on_count=None):
         deadline = Deadline(time_limit)
         why = self.supports(problem)
         if why is None:
@@ -136,9 +136,13 @@ class ExactCoverBackend(Backend):
                         break
                 elif kind == "n":
                     count = msg[1]
+                    if on_count is not None:
+                        on_count(count)
                 elif kind == "done":
                     if not want:
                         count = msg[1]
+                        if on_count is not None:
+                            on_count(count)
                     if msg[2] == "limit":
                         stopped = "limit"
                     else:

@@ -126,7 +126,7 @@ class ExternalBackend(Backend):
         return ans.status, ans.values, (None if ans.status != "UNKNOWN" else "solver gave up")
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None):
+               phases=None, on_count=None):  # on_count: solutions reach on_solution one by one
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
         # the variable map is the family's business: only the projection goes out

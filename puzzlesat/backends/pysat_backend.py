@@ -53,7 +53,7 @@ class PySatBackend(Backend):
         return Solver(name=self.solver, bootstrap_with=clauses)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None):
+               phases=None, on_count=None):  # on_count: solutions reach on_solution one by one
         if self.solver in NO_INTERRUPT and (time_limit is not None or (self.responsive and can_fork())):
             # these solvers hold the GIL and ignore interrupt(): a child process
             # is the only way to stop them at a deadline or let progress be drawn
