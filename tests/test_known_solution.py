@@ -146,7 +146,7 @@ def test_check_says_when_the_engine_changed(tmp_path, capsys, monkeypatch):
     assert (d["unique"], d["backend"], d["backend_choice"]) == (False, "cadical195", None)
     assert main(["count", str(path), "--limit", "2"]) == 3  # stopped by the limit
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "at least 2 solutions, incomplete (stopped by limit): not unique"
+    assert lines[0] == "at least 2 solutions, incomplete (stopped at --limit): not unique"
     assert lines[1].startswith("cpsat, known-solution-first, ")
     assert lines[2] == ("(cpsat chosen: cadical195 found no further solution in 0 s from the known one; "
                         "cpsat, whose solution hint holds better on large puzzles, took over)")

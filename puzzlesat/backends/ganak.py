@@ -7,16 +7,20 @@ distinct solutions.  Ganak returns a number, never the solutions, so this
 engine cannot solve or enumerate.
 
 ``Counter.count()`` is one blocking C++ call that also prints to the
-process's stdout, so it runs in a forked child with its output sent to
-/dev/null; the parent enforces the time limit and Ctrl-C by killing it (a
-count stopped that way is unknown: 0, incomplete).
+process's stdout, so it runs in a forked child; the parent enforces the time
+limit and Ctrl-C by killing it (a count stopped that way is unknown: 0,
+incomplete).  Wherever it runs (in a pool worker of a split count, say, which
+cannot fork), its prints go to /dev/null, never into the command's output.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
+from contextlib import contextmanager
 
 from ..encoders.cnf import check_encoding, encode_cnf
 from ..problem import Problem
@@ -39,7 +43,7 @@ class GanakBackend(Backend):
         self.seed = seed
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None):
+               phases=None, on_count=None):  # on_count: a model counter has no count until it ends
         if keep or on_solution is not None:
             raise BackendError("backend 'ganak' only counts solutions; use another backend "
                                "(e.g. 'exact' or 'cadical195') to solve or enumerate")
@@ -82,18 +86,35 @@ class GanakBackend(Backend):
 def _count(clauses, n_vars, projection, seed) -> int:
     from pyganak import Counter
 
-    c = Counter(verbose=0, seed=seed)
-    if n_vars:
-        c.new_vars(n_vars)
-    c.add_clauses(clauses)
-    c.set_sampling_set(projection)
-    return int(c.count())
+    with _stdout_to_devnull():  # Ganak writes "c o ..." lines to stdout
+        c = Counter(verbose=0, seed=seed)
+        if n_vars:
+            c.new_vars(n_vars)
+        c.add_clauses(clauses)
+        c.set_sampling_set(projection)
+        return int(c.count())
+
+
+@contextmanager
+def _stdout_to_devnull():
+    """File descriptor 1 points at /dev/null meanwhile; what C/C++ code
+    buffered for it is flushed there before it is put back."""
+    sys.stdout.flush()
+    libc = ctypes.CDLL(None)
+    saved = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        yield
+    finally:
+        libc.fflush(None)  # C stdio (and C++ streams synced with it)
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
 
 
 def _child_main(conn, job):
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)  # Ganak writes "c o ..." lines to stdout
     try:
         conn.send(("ok", _count(*job)))
     except BaseException as e:

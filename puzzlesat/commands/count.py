@@ -78,10 +78,12 @@ def run(args) -> int:
             cluster.close()
     shown = out.solutions[:n_shown]
     choice = out.choice or choice  # the job may have handed over to another engine
+    # a model counter stopped before it finished knows no count at all
+    no_count = not out.complete and out.count == 0 and not backend.can_enumerate
     if args.json:
         emit_json({
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
-            "count": out.count, "unique": args.unique, "complete": out.complete,
+            "count": None if no_count else out.count, "unique": args.unique, "complete": out.complete,
             "stopped_by": out.stopped_by, "backend": out.backend, "backend_choice": choice,
             "method": out.method,
             "seconds": round(out.seconds, 6), "symmetries": len(problem.symmetries),
@@ -100,13 +102,13 @@ def run(args) -> int:
             line = f"{out.count} {what}"
             if out.count == 1:
                 line += " (unique)"
-        elif out.count == 0 and not backend.can_enumerate:
-            line = (f"no count: {out.backend} was stopped ({out.stopped_by}) before it finished "
+        elif no_count:
+            line = (f"no count: {out.backend} was {_stopped(out.stopped_by)} before it finished "
                     "(a model counter has no partial count)")
         else:
-            line = f"at least {out.count} {what}, incomplete (stopped by {out.stopped_by})"
-            if args.limit is not None and out.count >= 2:
-                line += ": not unique"
+            line = f"at least {out.count} {what}, incomplete ({_stopped(out.stopped_by)})"
+        if args.limit is not None and out.count >= 2:
+            line += ": not unique"
         if out.reason:
             line += f": {out.reason}"
         sym = f", {len(problem.symmetries)} symmetries" if args.unique else ""
@@ -129,7 +131,16 @@ def run(args) -> int:
             print(f"note: the instance file expects {exp}", file=sys.stderr)
         for i, s in enumerate(shown, 1):
             print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")
+        if n_shown and not shown and out.count and not backend.can_enumerate:
+            print(f"({out.backend} counts without listing solutions; -b exact or a SAT solver such as "
+                  "-b cadical195 shows them)")
     return EXIT_OK if out.complete else EXIT_INCOMPLETE
+
+
+def _stopped(why: str | None) -> str:
+    """'stopped by the time limit', ... for a count's stopped_by."""
+    return {"time-limit": "stopped by the time limit", "interrupted": "interrupted (Ctrl-C)",
+            "limit": "stopped at --limit"}.get(why, f"stopped ({why})")
 
 
 def _verdict(out) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -36,7 +37,7 @@ def test_count_json_unique(cli):
 def test_count_limit_is_incomplete_with_exit_3(cli):
     r = cli("count", "dominoes-2x4", "--limit", "2", "--backend", "minisat22")
     assert r.code == 3
-    assert r.out.startswith("at least 2 solutions, incomplete (stopped by limit)")
+    assert r.out.startswith("at least 2 solutions, incomplete (stopped at --limit)")
 
 
 def test_count_says_when_it_picks_the_model_counter(cli):
@@ -75,11 +76,15 @@ def test_a_stopped_model_counter_says_it_has_no_count(cli, tmp_path):
                  '[[pieces]]\nset = "dominoes"\ncount = 14\n')
     r = cli("count", f, "-b", "ganak", "-t", "1.0", "--progress")
     assert r.code == 3, r.err
-    assert r.out.splitlines()[0] == ("no count: ganak was stopped (time-limit) before it finished "
+    assert r.out.splitlines()[0] == ("no count: ganak was stopped by the time limit before it finished "
                                      "(a model counter has no partial count)")
     frames = _frames(r.err)
     assert _clock(frames, "counting (ganak): "), frames  # its clock, not "0 solutions, 0.0/s"
     assert not any("solutions" in x for x in frames), frames
+    r = cli("count", f, "-b", "ganak", "-t", "1.0", "--json")
+    assert r.code == 3, r.err
+    out = json.loads(r.out)
+    assert (out["count"], out["complete"], out["stopped_by"], out["verdict"]) == (None, False, "time-limit", None)
 
 
 def test_count_plain_text(cli):
@@ -257,7 +262,7 @@ def test_progress_clock_moves_while_no_solution_arrives(cli, backend, request):
     assert len(set(shown)) >= 2 and max(shown) >= 1.0, r.err  # frames at the heartbeat's pace, not one at the end
     r = cli("count", instance, "-b", backend, "-t", "1.6", "--progress", "-j", "1", *extra)
     assert r.code == 3, r.err
-    assert r.out.startswith("at least 0 solutions, incomplete (stopped by time-limit)")
+    assert r.out.startswith("at least 0 solutions, incomplete (stopped by the time limit)")
     shown = _clock(_frames(r.err), "counting: 0 solutions, 0.0/s, ")
     assert len(set(shown)) >= 2 and max(shown) >= 1.0, r.err
 
@@ -274,3 +279,24 @@ def test_check_draws_progress_while_it_searches(cli, shared_dir):
     assert any(re.fullmatch(r"counting: .* \d+\.\ds", f) for f in _frames(r.err)), r.err
     r = cli("check", shared_dir / "data" / "nonograms" / "n-dom" / "14-dom.non", "-t", "0.8", "--no-progress")
     assert r.err == ""
+
+
+def test_exact_engine_progress_shows_solutions_so_far(cli):
+    # the exact engine counts without handing solutions back: its running
+    # count (Backend.search on_count) is what moves the line
+    r = cli("count", "pentomino-5x12", "-b", "exact", "-j", "1", "--progress")
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[0] == "4040 solutions"
+    shown = [int(m.group(1)) for f in _frames(r.err) if (m := re.match(r"counting: (\d+) solutions, ", f))]
+    assert any(0 < n < 4040 for n in shown), _frames(r.err)
+    assert shown == sorted(shown)
+
+
+def test_ganak_in_a_split_count_keeps_stdout_clean(cli):
+    # Ganak prints "c o ..." lines; in pool workers (which cannot fork a
+    # child to hide them) they went into the JSON
+    r = cli("count", "pentomino-3x20", "-b", "ganak", "-u", "-j", "2", "--json")
+    assert r.code == 0, r.err
+    out = json.loads(r.out)
+    assert (out["count"], out["complete"], out["backend"]) == (2, True, "ganak")
+    assert out["subproblems"] > 1
