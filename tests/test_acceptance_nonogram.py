@@ -128,3 +128,126 @@ def test_the_precheck_says_one_black_cell():
     p = nonfile.load("width 2\nheight 2\nrows\n1\n0\ncolumns\n1\n1\n", "s.non")
     assert p.precheck() == ("the row clues ask for 1 black cell but the column clues for 2, "
                             "so no picture satisfies both")
+
+
+# ---------------------------------- 2. check compares the goal with every listed solution
+
+TWINS = "width 5\nheight 3\nrows\n1,1\n3\n1,1\ncolumns\n1\n1\n3\n1\n1\n"
+TWIN_A, TWIN_B = ["#.#..", ".###.", "..#.#"], ["..#.#", ".###.", "#.#.."]
+
+
+def _goal(picture: list[str]) -> str:
+    return 'goal "' + "".join(picture).replace("#", "1").replace(".", "0") + '"\n'
+
+
+@pytest.mark.parametrize("picture", [TWIN_A, TWIN_B])
+def test_check_no_goal_finds_the_goal_among_the_two_solutions(cli, tmp_path, picture):
+    f = tmp_path / "twinsgoal.non"
+    f.write_text(TWINS + _goal(picture))
+    j = cli("check", f, "--no-goal", "--json").json()
+    assert (j["unique"], j["matches_goal"]) == (False, True)
+    assert sorted(j["solutions"]) == sorted([TWIN_A, TWIN_B])
+    at = j["solutions"].index(picture) + 1
+    assert j["goal_solution"] == at
+    r = cli("check", f, "--no-goal")
+    assert r.code == 0
+    assert f"goal:          solution {at} below is the goal" in r.out.splitlines()
+    assert "differs" not in r.out
+    # with the goal used (the default) it is solution 1
+    j = cli("check", f, "--json").json()
+    assert (j["matches_goal"], j["goal_solution"], j["solutions"][0]) == (True, 1, picture)
+
+
+def test_check_says_when_neither_listed_solution_is_the_goal(cli, tmp_path):
+    # the 3 x 3 permutation matrices: six solutions, two listed; a goal not
+    # among them is named a third solution (the parser checked it fits the clues)
+    f = tmp_path / "perm.non"
+    clues = "width 3\nheight 3\nrows\n1\n1\n1\ncolumns\n1\n1\n1\n"
+    f.write_text(clues)
+    listed = cli("check", f, "--json").json()["solutions"]
+    assert len(listed) == 2
+    perms = [["".join("#" if c == p[r] else "." for c in range(3)) for r in range(3)]
+             for p in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))]
+    others = [p for p in perms if p not in listed]
+    assert len(others) == 4
+    f.write_text(clues + _goal(others[0]))
+    j = cli("check", f, "--no-goal", "--json").json()
+    assert (j["solutions"], j["matches_goal"], j["goal_solution"]) == (listed, False, None)
+    r = cli("check", f, "--no-goal")
+    assert ("goal:          neither solution below is the goal (which fits the clues: a third solution)"
+            in r.out.splitlines())
+
+
+def test_check_unique_puzzle_says_the_solution_is_the_goal(cli):
+    j = cli("check", "dancer", "--json").json()
+    assert (j["unique"], j["matches_goal"], j["goal_solution"], len(j["solutions"])) == (True, True, 1, 1)
+    assert "goal:          the solution found is the goal" in cli("check", "dancer").out.splitlines()
+
+
+def test_check_lists_the_line_logic_solution_when_the_search_was_stopped(cli):
+    # line logic alone proves dancer unique; the report lists that solution
+    j = cli("check", "dancer", "-t", "0.0001", "--no-goal", "--json").json()
+    assert (j["unique"], j["unique_by_line_logic"], j["matches_goal"], j["goal_solution"]) == (True, True, True, 1)
+    assert j["solutions"] == [[".##..", ".##.#", "..#.#", ".###.", "#.#..", "#.#..", "..##.", ".#.#.", ".#.##",
+                               "##..."]]
+
+
+# ---------------------------------------------- 3. check on a line-logic contradiction
+
+CONTRA = "width 3\nheight 3\nrows\n1,1\n1\n1,1\ncolumns\n1,1\n1\n2\n"
+
+
+def test_line_solving_records_the_round_that_hits_the_contradiction():
+    p = nonfile.load(CONTRA, "c.non")
+    r = line_solve(p, record=True)
+    assert (r.contradiction, r.contradiction_at, r.fixed) == (True, "column 3", 8)
+    assert [(x.lines, x.fixed, x.contradiction) for x in r.rounds] == [("rows", 6, None), ("columns", 2, "column 3")]
+    assert r.rounds[-1].grid == [[1, 0, 1], [0, 1, None], [1, 0, 1]]
+    assert sum(x.fixed for x in r.rounds) == r.fixed
+
+
+def test_check_text_says_the_lines_contradict_and_where(cli, tmp_path):
+    f = tmp_path / "contra.non"
+    f.write_text(CONTRA)
+    r = cli("check", f, "--steps")
+    assert r.code == 1, r.err
+    assert r.out == (
+        "round 1 (rows): 6 cells fixed, 6 of 9 known\n#.#\n???\n#.#\n\n"
+        "round 2 (columns): 2 cells fixed, 8 of 9 known\n#.#\n.#?\n#.#\n"
+        "contradiction: no placement of column 3's clue fits its known cells, so there is no solution\n\n"
+        "contra (3 x 3, 9 cells)\n"
+        "solvable:      no: line logic finds no placement for column 3\n"
+        "line solvable: no: line logic finds a contradiction (no solution): in round 2, after fixing 8 of 9 "
+        "cells, no placement of column 3's clue fits\n"
+        "goal:          none in the file\n")
+    j = cli("check", f, "--steps", "--json").json()
+    assert (j["line_rounds"], j["cells_fixed_by_lines"], j["line_contradiction"]) == (2, 8, "column 3")
+    assert [(s["lines"], s["fixed"], s["contradiction"]) for s in j["steps"]] == [
+        ("rows", 6, None), ("columns", 2, "column 3")]
+
+
+def test_check_on_sums_that_differ_also_says_where_line_logic_breaks(cli, tmp_path):
+    # row sums 5, column sums 6: the precheck's reason, and line logic's contradiction
+    f = tmp_path / "sums.non"
+    f.write_text("width 3\nheight 3\nrows\n3\n1\n1\ncolumns\n3\n2\n1\n")
+    r = cli("check", f)
+    assert r.code == 1
+    assert r.out.splitlines()[1:3] == [
+        "solvable:      no: the row clues ask for 5 black cells but the column clues for 6, so no picture "
+        "satisfies both",
+        "line solvable: no: line logic finds a contradiction (no solution): in round 3, after fixing 9 of 9 "
+        "cells, no placement of row 2's clue fits"]
+
+
+# ------------------------------------------------------- 4. singular in check
+
+def test_check_says_one_cell_and_one_round(cli, tmp_path):
+    f = tmp_path / "one.non"
+    f.write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+    r = cli("check", f, "--steps")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "round 1 (rows): 1 cell fixed, 1 of 1 known"
+    assert "one (1 x 1, 1 cell)" in lines
+    # (every column is looked at once, so line solving takes at least two rounds)
+    assert "line solvable: yes: line logic fixes 1 of 1 cell (100%) in 2 rounds" in lines

@@ -2,9 +2,12 @@
 
 Is there a solution, is it unique (a search for two), can line logic alone
 solve it (the fixpoint of Kikuchi's line rule, background.md section 3), how
-many cells line logic fixes, and, when the file has a goal picture, whether
-the solution found is that picture.  ``--steps`` shows the line-solving
-rounds as partial grids.
+many cells line logic fixes (or where it finds the lines contradict each
+other), and, when the file has a goal picture, whether the solution found is
+that picture: with two solutions listed, which of them is (``goal_solution``,
+1-based, in the JSON; ``matches_goal`` is true when either is).  ``--steps``
+shows the line-solving rounds as partial grids, the one that hits a
+contradiction included.
 """
 
 from __future__ import annotations
@@ -67,26 +70,31 @@ def run(args) -> int:
         first = tuple(tuple(int(v) for v in row) for row in lines.grid)
         puzzle.verify(first)
         solvable, unique = True, True
-    if first is not None:
-        matches = puzzle.matches_goal(first)
+    listed = out.solutions[:2] or ([first] if first is not None else [])  # the solutions the report shows
+    goal_at = None  # which of them (1-based) is the goal
+    if puzzle.goal is None:
+        matches = None
+    elif listed:
+        goal_at = next((k for k, s in enumerate(listed, 1) if puzzle.matches_goal(s)), None)
+        matches = goal_at is not None
     else:  # no solution to compare: known not to match only when there is none
-        matches = None if puzzle.goal is None or solvable is None else False
+        matches = None if solvable is None else False
     report = {
         "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
         "width": puzzle.width, "height": puzzle.height,
         "solvable": solvable, "unique": unique,
         "line_solvable": lines.solved, "cells_fixed_by_lines": lines.fixed, "cells": lines.cells,
         "line_rounds": len(lines.rounds), "line_contradiction": lines.contradiction_at,
-        "matches_goal": matches,
+        "matches_goal": matches, "goal_solution": goal_at,
         "backend": out.backend, "backend_choice": out.choice,
         "seconds": round(out.seconds, 6), "complete": out.complete,
         "stopped_by": out.stopped_by, "preprocess": args.preprocess, "reason": out.reason,
-        "solutions": [puzzle.solution_json(s) for s in out.solutions[:2]],
+        "solutions": [puzzle.solution_json(s) for s in listed],
         "unique_by_line_logic": by_lines,
     }
     if args.steps:
-        report["steps"] = [{"lines": r.lines, "fixed": r.fixed, "grid": render.plain(r.grid).splitlines()}
-                           for r in lines.rounds]
+        report["steps"] = [{"lines": r.lines, "fixed": r.fixed, "grid": render.plain(r.grid).splitlines(),
+                            "contradiction": r.contradiction} for r in lines.rounds]
     if args.json:
         emit_json(report)
     else:
@@ -102,15 +110,19 @@ def _yes(v) -> str:
 
 def _print(puzzle, rep, lines, out, args) -> None:
     from ..models.nonogram import render
+    from ..models.nonogram.build import plural
 
     if args.steps:
         total = 0
         for k, r in enumerate(lines.rounds, 1):
             total += r.fixed
-            print(f"round {k} ({r.lines}): {r.fixed} cells fixed, {total} of {rep['cells']} known")
+            print(f"round {k} ({r.lines}): {plural(r.fixed, 'cell')} fixed, {total} of {rep['cells']} known")
             print(render.plain(r.grid))
+            if r.contradiction:
+                print(f"contradiction: no placement of {r.contradiction}'s clue fits its known cells, "
+                      "so there is no solution")
             print()
-    print(f"{puzzle.title} ({puzzle.width} x {puzzle.height}, {rep['cells']} cells)")
+    print(f"{puzzle.title} ({puzzle.width} x {puzzle.height}, {plural(rep['cells'], 'cell')})")
     if out.choice:
         print(f"({out.backend} chosen: {out.choice})")
     how = f"{out.backend}, {out.seconds:.3f} s"
@@ -134,16 +146,26 @@ def _print(puzzle, rep, lines, out, args) -> None:
         else:
             print("unique:        no: at least two solutions (shown below)")
     pct = 100.0 * rep["cells_fixed_by_lines"] / rep["cells"] if rep["cells"] else 100.0
-    verdict = "yes" if rep["line_solvable"] else "no"
-    print(f"line solvable: {verdict}: line logic fixes {rep['cells_fixed_by_lines']} of {rep['cells']} cells "
-          f"({pct:.0f}%) in {rep['line_rounds']} rounds")
+    fixed = f"{rep['cells_fixed_by_lines']} of {plural(rep['cells'], 'cell')}"
+    if lines.contradiction:
+        print(f"line solvable: no: line logic finds a contradiction (no solution): in round {rep['line_rounds']}, "
+              f"after fixing {fixed}, no placement of {lines.contradiction_at}'s clue fits")
+    else:
+        verdict = "yes" if rep["line_solvable"] else "no"
+        print(f"line solvable: {verdict}: line logic fixes {fixed} ({pct:.0f}%) in "
+              f"{plural(rep['line_rounds'], 'round')}")
+    listed = rep["solutions"]
     if puzzle.goal is None:
         print("goal:          none in the file")
     elif rep["matches_goal"] is None or rep["solvable"] is not True:
         print("goal:          not compared (no solution found)")
-    else:
+    elif len(listed) < 2:
         print("goal:          " + ("the solution found is the goal" if rep["matches_goal"]
                                    else "the solution found differs from the goal"))
+    elif rep["goal_solution"]:
+        print(f"goal:          solution {rep['goal_solution']} below is the goal")
+    else:  # the parser checked the goal against the clues: it is a solution too
+        print("goal:          neither solution below is the goal (which fits the clues: a third solution)")
     if rep["solvable"] and rep["unique"] is False:
         for i, s in enumerate(out.solutions[:2], 1):
             print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")

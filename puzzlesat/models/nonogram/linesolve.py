@@ -67,11 +67,14 @@ def solve_line(shape: RunLengthShape, known: Sequence[int | None]) -> list[int |
 
 @dataclass
 class Round:
-    """One sweep over the rows or over the columns that needed another look."""
+    """One sweep over the rows or over the columns that needed another look
+    (the last one cut short where a line had no placement, if any had none)."""
 
     lines: str  # "rows" or "columns"
     fixed: int  # cells newly fixed by this sweep
     grid: list[list[int | None]] | None = None  # the grid after it, when recorded
+    #: the line (e.g. "column 3") that ended this sweep with no placement
+    contradiction: str | None = None
 
 
 @dataclass
@@ -113,13 +116,14 @@ def line_solve(puzzle, record: bool = False,
     doing_rows = True
     while dirty_rows or dirty_cols:
         fixed = 0
+        stuck = None  # the line with no placement, which ends the sweep and the solving
         if doing_rows:
             todo, dirty_rows = sorted(dirty_rows), set()
             for r in todo:
                 new = solve_line(row_shapes[r], grid[r])
                 if new is None:
-                    result.contradiction, result.contradiction_at = True, f"row {r + 1}"
-                    return result
+                    stuck = f"row {r + 1}"
+                    break
                 for c in range(w):
                     if grid[r][c] is None and new[c] is not None:
                         grid[r][c] = new[c]
@@ -131,15 +135,18 @@ def line_solve(puzzle, record: bool = False,
                 line = [grid[r][c] for r in range(h)]
                 new = solve_line(col_shapes[c], line)
                 if new is None:
-                    result.contradiction, result.contradiction_at = True, f"column {c + 1}"
-                    return result
+                    stuck = f"column {c + 1}"
+                    break
                 for r in range(h):
                     if line[r] is None and new[r] is not None:
                         grid[r][c] = new[r]
                         dirty_rows.add(r)
                         fixed += 1
-        if todo:
+        if todo:  # the sweep that hits a contradiction is a round too: its cells count
             result.rounds.append(Round("rows" if doing_rows else "columns", fixed,
-                                       [list(r) for r in grid] if record else None))
+                                       [list(r) for r in grid] if record else None, stuck))
+        if stuck:
+            result.contradiction, result.contradiction_at = True, stuck
+            return result
         doing_rows = not doing_rows
     return result
