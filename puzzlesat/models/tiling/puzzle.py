@@ -232,7 +232,8 @@ class Tiling(Puzzle):
         out = {"placements": [{"piece": n, "cells": [[x + 1 for x in c] for c in cells]}
                               for n, cells in solution.placements]}
         if self.lattice.name == "square" and self.dims:
-            out["rows"] = render.text(self, solution, False).splitlines()
+            out["rows"] = render.drawing(self, solution, False).splitlines()
+            out["glyphs"] = render.glyphs_for(self).first
         return out
 
     def info(self, problem: Problem) -> dict:

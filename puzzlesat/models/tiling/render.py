@@ -1,4 +1,10 @@
-"""Drawing tiling solutions: text (one symbol per piece) and SVG.
+"""Drawing tiling solutions: text (one glyph per piece) and SVG.
+
+Every piece has a glyph of its own (``glyphs``): its name's first letter
+where that is free, else another letter, named on a legend line after the
+drawing; the copies of a repeated piece alternate the letter's upper and
+lower case (``copy_symbols``), and a note says when two touching copies
+still look alike.
 
 Square/cubic boxes draw as grids: 1-D a row, 2-D rows x columns, 3-D the
 layers along the first axis side by side, 4-D a grid of layers (first axis
@@ -14,45 +20,130 @@ from __future__ import annotations
 
 import colorsys
 import math
+from dataclasses import dataclass
 from itertools import product
 
 from . import art
 
-SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LETTER = frozenset(LETTERS)
+#: glyphs once the 26 letters are taken, in order: never ``.`` or ``*``
+#: (empty, hole), a space, a quote or a backslash (a printed board may be
+#: pasted into a TOML string), nor ``?`` (OVERFLOW) or the No.0 circle mark ``@``
+FALLBACK = "0123456789#$%&+=!~^<>/|:;-_()[]{}"
+#: shared by every piece past the fallback glyphs (named in the legend)
+OVERFLOW = "?"
 HOLE = "*"
 EMPTY = "."
 
 
-def symbols(names: list[str], repeated: frozenset = frozenset()) -> dict[str, str]:
-    """One character per piece name: its first letter when those are all
-    different; else, name by name, the first of its first letter, that
-    letter's other case, its other characters and then A-Z a-z 0-9 that is
-    still free.  A ``repeated`` piece (whose copies alternate case when
-    drawn) also keeps its symbol's other case to itself."""
-    firsts = [n[0] for n in names]
-    if (len(set(firsts)) == len(firsts) and HOLE not in firsts and EMPTY not in firsts
-            and not any(n[0].swapcase() in firsts for n in repeated if n in names)):
-        return dict(zip(names, firsts))
-    used: set[str] = set()
-    out = {}
-    for n in names:
-        for ch in [n[0], n[0].swapcase(), *n[1:], *SYMBOLS]:
-            if ch in used or ch in (HOLE, EMPTY) or ch.isspace():
+@dataclass(frozen=True)
+class Glyphs:
+    """How pieces are drawn as text.  ``first[name]`` is a piece's glyph,
+    ``second[name]`` the glyph its copies alternate with (the lower case of
+    its letter; the same glyph when it has no second one)."""
+
+    first: dict
+    second: dict
+    natural: dict  # name -> is its glyph its name's first letter?
+
+    def legend(self) -> str:
+        """One line naming the piece of every glyph that is not its piece's
+        first letter ("" when there is none)."""
+        names = [n for n in self.first if not self.natural[n]]
+        if not names:
+            return ""
+        parts = []
+        shared = [n for n in names if self.first[n] == OVERFLOW]
+        for n in names:
+            if n in shared:
                 continue
-            if n in repeated and ch.swapcase() in used:
-                continue
-            out[n] = ch
-            used.add(ch)
+            g = self.first[n]
+            if self.second[n] != g and g not in _LETTER:
+                g += "/" + self.second[n]
+            parts.append(f"{g} = {n}")
+        if shared:
+            parts.append(f"{OVERFLOW} = any of {' '.join(shared)} "
+                         "(more pieces than glyphs; SVG drawings (solve --svg) outline each)")
+        return "legend: " + ", ".join(parts)
+
+
+def _initial(name: str) -> str | None:
+    """A name's first character as an upper-case ASCII letter, or None."""
+    c = name[:1].upper()
+    return c if c in _LETTER else None
+
+
+def glyphs(names: list[str], repeated: frozenset = frozenset()) -> Glyphs:
+    """One glyph per piece, every piece its own: a letter owns both its cases
+    (the upper for a piece, the lower for its alternate copies), so no two
+    pieces share a letter in either case.
+
+    First, name by name (those that begin with a capital first), each piece
+    takes its name's first letter (an ASCII letter, in upper case) while
+    that is free.  The rest (the ``repeated`` ones first, since their copies
+    need both cases) take the first free letter of their name's other
+    letters, else the next free letter after their first one in the
+    alphabet (wrapping round); once all 26 are taken, a FALLBACK symbol
+    (two for a repeated piece: one per alternate copy), and past those
+    OVERFLOW.  A piece whose glyph is not its first letter is named by the
+    legend."""
+    taken: set[str] = set()
+    first: dict[str, str] = {}
+    for n in sorted(names, key=lambda n: not n[:1].isupper()):  # "X" before "x" to letter X
+        c = _initial(n)
+        if c is not None and c not in taken:
+            first[n] = c
+            taken.add(c)
+    rest = sorted((n for n in names if n not in first), key=lambda n: n not in repeated)
+    pool = list(FALLBACK)
+    second: dict[str, str] = {}
+    for n in rest:
+        c = _free_letter(n, taken)
+        if c is not None:
+            first[n] = c
+            taken.add(c)
+        elif len(pool) >= (2 if n in repeated else 1):
+            first[n] = pool.pop(0)
             if n in repeated:
-                used.add(ch.swapcase())
-            break
+                second[n] = pool.pop(0)
         else:
-            out[n] = "?"
-    return out
+            first[n] = OVERFLOW
+    for n in names:
+        g = first[n]
+        second.setdefault(n, g.lower() if g in _LETTER else g)
+    order = {n: first[n] for n in names}
+    return Glyphs(order, second, {n: first[n] == _initial(n) for n in names})
+
+
+def _free_letter(name: str, taken: set[str]) -> str | None:
+    others = [c.upper() for c in name[1:] if c.upper() in _LETTER]
+    start = LETTERS.index(_initial(name)) + 1 if _initial(name) else 0
+    for c in others + [LETTERS[(start + k) % 26] for k in range(26)]:
+        if c not in taken:
+            return c
+    return None
+
+
+def symbols(names: list[str], repeated: frozenset = frozenset()) -> dict[str, str]:
+    """piece name -> its glyph (see ``glyphs``)."""
+    return glyphs(names, repeated).first
+
+
+def glyphs_for(puzzle) -> Glyphs:
+    """The glyphs of a puzzle's pieces; a piece is repeated when it has more
+    than one copy on the board, fixed copies included."""
+    names = piece_names(puzzle)
+    copies = {n: 0 for n in names}
+    for p in puzzle.pieces:
+        copies[p.name] += p.count
+    for n, _ in puzzle.fixed:
+        copies[n] += 1
+    return glyphs(names, frozenset(n for n, k in copies.items() if k > 1))
 
 
 def _symbols_for(puzzle) -> dict[str, str]:
-    return symbols(piece_names(puzzle), frozenset(p.name for p in puzzle.pieces if p.count > 1))
+    return glyphs_for(puzzle).first
 
 
 def piece_names(puzzle) -> list[str]:
@@ -77,8 +168,9 @@ def cell_owner(puzzle, solution) -> dict:
     return owner
 
 
-def copy_symbols(puzzle, solution, sym: dict[str, str]) -> dict:
-    """cell -> symbol: the copies of a repeated piece in upper or lower case,
+def copy_symbols(puzzle, solution, g: Glyphs) -> dict:
+    """cell -> glyph: the copies of a repeated piece in upper or lower case
+    (its first or second glyph),
     chosen so that touching copies differ where two cases allow it (each copy
     takes the case fewer of its touching copies have taken; "DDD" where two
     dominoes met was one copy's order alternating with the next's, not the
@@ -92,9 +184,22 @@ def copy_symbols(puzzle, solution, sym: dict[str, str]) -> dict:
         uppers = sum(1 for j in touching if case.get(j) is True)
         lowers = sum(1 for j in touching if case.get(j) is False)
         case[i] = uppers <= lowers
-        ch = sym[name] if case[i] else sym[name].swapcase()
+        ch = g.first[name] if case[i] else g.second[name]
         for c in cells:
             out[c] = ch
+    return out
+
+
+def drawn_alike(puzzle, solution, cellsym: dict) -> list[str]:
+    """The pieces two of whose touching copies ``cellsym`` draws with the
+    same glyph: two cases cannot keep three copies that touch each other
+    (three dominoes around a T) apart."""
+    where = {c: i for i, (_, cells) in enumerate(solution.placements) for c in cells}
+    out = []
+    for i, (name, cells) in enumerate(solution.placements):
+        if name not in out and any(where.get(q, i) != i and cellsym.get(q) == cellsym[c]
+                                   for c in cells for q in puzzle.lattice.neighbours(c)):
+            out.append(name)
     return out
 
 
@@ -145,8 +250,9 @@ def _visible_len(s: str) -> int:
 
 def text_box(puzzle, solution, color: bool) -> str:
     owner = cell_owner(puzzle, solution)
-    sym = _symbols_for(puzzle)
-    cs = copy_symbols(puzzle, solution, sym)
+    g = glyphs_for(puzzle)
+    sym = g.first
+    cs = copy_symbols(puzzle, solution, g)
     d = len(puzzle.dims)
     if d <= 2:
         return "\n".join(_grid_lines(puzzle, owner, sym, color, (), cs))
@@ -176,8 +282,7 @@ def text_layout(puzzle, solution, color: bool) -> str:
     ``*`` for holes."""
     names = piece_names(puzzle)
     idx = {n: i for i, n in enumerate(names)}
-    sym = _symbols_for(puzzle)
-    cs = copy_symbols(puzzle, solution, sym)
+    cs = copy_symbols(puzzle, solution, glyphs_for(puzzle))
     owner = cell_owner(puzzle, solution)
     chars = {}
     for c in set(puzzle.board) | set(puzzle.holes) | set(owner):
@@ -198,12 +303,33 @@ SVG: dict = {}
 
 
 def text(puzzle, solution, color: bool = False) -> str:
+    """The drawing, then the legend line when a glyph is not its piece's
+    first letter (see ``glyphs``)."""
+    out = [drawing(puzzle, solution, color)]
+    if _drawer(puzzle) is text_generic:  # its lines name their pieces
+        return out[0]
+    g = glyphs_for(puzzle)
+    if g.legend():
+        out.append(g.legend())
+    alike = drawn_alike(puzzle, solution, copy_symbols(puzzle, solution, g))
+    if alike:
+        out.append(f"note: touching copies of {' '.join(alike)} look alike in places (two cases cannot always "
+                   "keep them apart); SVG drawings (solve --svg) outline every copy")
+    return "\n".join(out)
+
+
+def drawing(puzzle, solution, color: bool = False) -> str:
+    """The board alone, one glyph per cell (``text`` adds the legend)."""
+    return _drawer(puzzle)(puzzle, solution, color)
+
+
+def _drawer(puzzle):
     name = puzzle.lattice.name
     if puzzle.dims is None and art.layout(name) is not None:
-        return text_layout(puzzle, solution, color)
+        return text_layout
     if puzzle.dims is None and TEXT.get(name) is text_box:
-        return text_generic(puzzle, solution, color)
-    return TEXT.get(name, text_generic)(puzzle, solution, color)
+        return text_generic
+    return TEXT.get(name, text_generic)
 
 
 def svg_box(puzzle, solution) -> str:

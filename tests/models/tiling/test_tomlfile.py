@@ -10,6 +10,7 @@ from puzzlesat.backends import Status, get_backend
 from puzzlesat.errors import InputError
 from puzzlesat.loading import bundled, load_puzzle
 from puzzlesat.models.tiling import art
+from puzzlesat.models.tiling.render import drawing
 from puzzlesat.models.tiling.tomlfile import load
 
 HEXAGON_ART = '''
@@ -89,7 +90,7 @@ def test_printed_boards_read_back_as_the_same_board(name):
     """The text renderer and the art reader share one layout per lattice."""
     t = load_puzzle({"hex": "hexagon-tetrahexes-trihexes", "triangle": "hexiamonds-6x6", "no0": "no0"}[name])
     out = jobs.solve(t, get_backend("exact"))
-    text = t.render_text(out.solution)
+    text = drawing(t, out.solution)  # render_text adds a legend line for the hexagon (K = I3)
     if name == "no0":  # circles print as their piece's letter: mark them as circles again
         pos = art.positions("no0", t.board)
         circles = {pos[c] for c in t.board if t.lattice.is_circle(c)}
@@ -162,7 +163,8 @@ def test_hexagon_solves_to_a_verified_board_on_every_back_end(hexagon, backend):
     t.verify(out.solution)
     assert sorted(n for n, _ in out.solution.placements) == sorted(p.name for p in t.pieces)
     lines = t.render_text(out.solution).splitlines()
-    assert [len(l.split()) for l in lines] == [4, 5, 6, 7, 6, 5, 4]  # offset rows
+    assert [len(l.split()) for l in lines[:-1]] == [4, 5, 6, 7, 6, 5, 4]  # offset rows
+    assert lines[-1] == "legend: K = I3"  # I is I4's
 
 
 def test_small_square_examples_carry_verified_counts():
