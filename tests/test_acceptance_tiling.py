@@ -160,3 +160,20 @@ def test_copies_that_cannot_alternate_are_reported(tmp_path, cli):
         "dDD", "dD", " D",
         "note: touching copies of D2 look alike in places (two cases cannot always keep them apart); "
         "SVG drawings (solve --svg) outline every copy"]
+
+
+# ------------------------------------------------ 2. a title by default
+
+
+def test_a_tiling_file_without_a_title_is_titled_by_its_stem_as_a_nonogram_is(cli, tmp_path):
+    files = {"strip.box": "BOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n",
+             "bar.toml": '[board]\nsize = [1, 2]\n[[pieces]]\nset = "dominoes"\n',
+             "blank.toml": 'title = " "\n[board]\nsize = [1, 2]\n[[pieces]]\nset = "dominoes"\n',
+             "dot.non": "width 1\nheight 1\nrows\n1\ncolumns\n1\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+        r = cli("info", tmp_path / name, "--json")
+        assert r.code == 0, r.err
+        assert r.json()["title"] == name.split(".")[0], name
+    (tmp_path / "t.box").write_text("# title: Two cells\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n")
+    assert cli("info", tmp_path / "t.box", "--json").json()["title"] == "Two cells"

@@ -12,7 +12,8 @@ symbol is ``*`` makes holes; any other symbol fixes that ELEMENT in place at
 those cells (one of its copies).  An ELEMENT given twice with the same name
 and shape is one piece with count 2.
 
-Extensions, all in comments (``#`` to end of line): ``# title: ...``,
+Extensions, all in comments (``#`` to end of line): ``# title: ...`` (by
+default the file's name without its suffix),
 ``# source: ...``, ``# expected-count: N``, ``# expected-unique: N``, and
 ``# one-sided: A B`` to keep the named elements from turning over.
 """

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import product
+from pathlib import Path
 
 from ...errors import InputError, shorten
 from .geometry import canonical, normalize
@@ -75,7 +76,10 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
                  title: str = "", source: str | None = None, expected: dict | None = None) -> Tiling:
     """``dims`` (a box of lattice cells) or ``board`` (explicit cells) gives
     the region; each ``holes_or_fixed`` entry is (symbol, cells, line): symbol
-    ``*`` reserves holes, a piece name fixes one copy of that piece there."""
+    ``*`` reserves holes, a piece name fixes one copy of that piece there.
+    A file without a title is titled by its name's stem, as nonograms are."""
+    if not title.strip():
+        title = Path(path).stem if path else "tiling"
     if board is None:
         check_board_cells(math.prod(dims), path, None)  # the formats check first, with a line
         board = set(product(*[range(n) for n in dims]))
