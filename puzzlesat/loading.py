@@ -1,7 +1,8 @@
 """Find and parse puzzles: a path, or the name of a bundled instance.
 
 Each file suffix maps to a family's loader ("module:function" taking the path
-and returning a Puzzle); families register theirs in ``LOADERS``.
+and returning a Puzzle); families register theirs in ``LOADERS``, in lower
+case.  Suffixes match in any case (``X.BOX`` is a .box file).
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ LOADERS: dict[str, str] = {
 }
 
 
+def suffix(path: Path) -> str:
+    """The key of ``path``'s format in LOADERS: its suffix, in lower case."""
+    return path.suffix.lower()
+
+
 def instances_dir() -> Path:
     return Path(str(resources.files("puzzlesat") / "instances"))
 
@@ -32,19 +38,19 @@ def bundled() -> dict[str, Path]:
     out: dict[str, Path] = {}
     root = instances_dir()
     for p in sorted(root.rglob("*")):
-        if p.is_file() and p.suffix in LOADERS and not p.name.startswith("_"):
+        if p.is_file() and suffix(p) in LOADERS and not p.name.startswith("_"):
             out.setdefault(p.stem, p)
     return out
 
 
 def resolve(name_or_path: str) -> Path:
     p = Path(name_or_path)
-    if p.suffix in LOADERS or os.sep in name_or_path or "/" in name_or_path:
+    if suffix(p) in LOADERS or os.sep in name_or_path or "/" in name_or_path:
         if not p.exists():
             raise InputError("no such file", name_or_path)
         if p.is_dir():
             raise InputError("is a directory, not a puzzle file", name_or_path)
-        if p.suffix not in LOADERS:
+        if suffix(p) not in LOADERS:
             raise InputError(f"unknown puzzle format {p.suffix or '(no suffix)'!r}; "
                              f"known: {', '.join(sorted(LOADERS))}", name_or_path)
         return p
@@ -60,7 +66,7 @@ def resolve(name_or_path: str) -> Path:
 
 def load_puzzle(name_or_path: str) -> Puzzle:
     path = resolve(name_or_path)
-    mod, fn = LOADERS[path.suffix].split(":")
+    mod, fn = LOADERS[suffix(path)].split(":")
     loader = getattr(importlib.import_module(mod), fn)
     try:
         text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows editors) is not content

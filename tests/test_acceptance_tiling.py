@@ -177,3 +177,20 @@ def test_a_tiling_file_without_a_title_is_titled_by_its_stem_as_a_nonogram_is(cl
         assert r.json()["title"] == name.split(".")[0], name
     (tmp_path / "t.box").write_text("# title: Two cells\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n")
     assert cli("info", tmp_path / "t.box", "--json").json()["title"] == "Two cells"
+
+
+# ------------------------------------------------ 3. suffixes in any case
+
+
+def test_puzzle_file_suffixes_match_in_any_case(cli, tmp_path):
+    (tmp_path / "X.BOX").write_text("BOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n")
+    (tmp_path / "Y.Toml").write_text('[board]\nsize = [1, 2]\n[[pieces]]\nset = "dominoes"\n')
+    (tmp_path / "OK.NON").write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+    for name, family in (("X.BOX", "tiling"), ("Y.Toml", "tiling"), ("OK.NON", "nonogram")):
+        r = cli("solve", tmp_path / name, "--json")
+        assert r.code == 0, r.err
+        assert (r.json()["family"], r.json()["status"]) == (family, "solved")
+    (tmp_path / "Z.TXT").write_text("x\n")
+    r = cli("info", tmp_path / "Z.TXT")
+    assert (r.code, r.out) == (2, "")
+    assert r.err == f"puzzlesat: {tmp_path / 'Z.TXT'}: unknown puzzle format '.TXT'; known: .box, .nin, .non, .toml, .xml\n"
