@@ -83,7 +83,7 @@ def default_backends(job: str) -> list[str]:
     return names
 
 
-def plan(instances, backends, encodings) -> list[dict]:
+def plan(instances, backends, encodings, job: str = "solve") -> list[dict]:
     """The runs: every instance x back end, times every encoding for the
     engines that take one (CNF engines); bad names are InputErrors here."""
     from ..backends import BackendError, get_backend
@@ -94,6 +94,9 @@ def plan(instances, backends, encodings) -> list[dict]:
             be = get_backend(b)
         except BackendError as e:
             raise InputError(f"--backends: {e}") from None
+        if job == "solve" and not be.can_enumerate:
+            raise InputError(f"--backends: {b} only counts solutions, it cannot solve "
+                             "(compare it with --count, or leave it out)")
         takes[b] = hasattr(be, "encoding")
     runs = []
     for inst in instances:
@@ -171,16 +174,16 @@ def _detail(rs, job) -> str:
 def run(args) -> int:
     if args.csv == "-" and args.json:
         raise InputError("--json and --csv without a file would both write to stdout")
-    from ..loading import resolve
+    from ..loading import load_puzzle
 
     for inst in args.instances:
-        resolve(inst)  # a bad name fails before anything runs
+        load_puzzle(inst)  # a bad name or a malformed file fails before anything runs
     backends = args.backends or default_backends(args.job)
     encodings = list(ENCODINGS) if args.encodings == ["all"] else args.encodings
     for e in encodings:
         if e not in ENCODINGS:
             raise InputError(f"--encodings: unknown encoding {e!r}; choose from: {', '.join(ENCODINGS)}")
-    runs = plan(args.instances, backends, encodings)
+    runs = plan(args.instances, backends, encodings, args.job)
     rows = []
     quiet = args.json or args.csv == "-"
     for i, spec in enumerate(runs, 1):
@@ -192,7 +195,9 @@ def run(args) -> int:
         sys.stderr.write("\r\x1b[K")
     agree = agreement(rows, args.job)
     for r in rows:
-        r["agree"] = agree[r["instance"]]["agree"]
+        # a run with no result (an error, killed, an engine that cannot take
+        # the problem) neither agrees nor disagrees
+        r["agree"] = None if r.get("status") in NO_RESULT else agree[r["instance"]]["agree"]
     mismatch = any(not a["agree"] for a in agree.values())
     incomplete = any(not r.get("complete") for r in rows if r.get("status") != "unsupported")
     if args.plot:
@@ -216,6 +221,9 @@ def run(args) -> int:
 
 
 # ----------------------------------------------------------------- output
+
+#: run statuses with no result to agree or disagree with
+NO_RESULT = ("error", "killed", "unsupported")
 
 COLUMNS = ("instance", "backend", "encoding", "variables", "clauses", "first_s", "total_s", "result", "count",
            "agree")
@@ -248,7 +256,7 @@ def _cells(r, job) -> list[str]:
         total_s = f">{r.get('time_limit') or 0:g}"
     return [os.path.basename(r["instance"]), r["backend"], r["encoding"], str(r.get("variables", "-") or "-"),
             str(r.get("clauses") if r.get("clauses") is not None else "-"), _fmt_s(r.get("first_s")), total_s,
-            res, cnt, "yes" if r["agree"] else "NO <<<"]
+            res, cnt, "-" if r["agree"] is None else "yes" if r["agree"] else "NO <<<"]
 
 
 def table(rows, job) -> str:
@@ -313,7 +321,7 @@ def plot(rows, job, time_limit, path) -> None:
             else:
                 t = r.get("total_s") if done else time_limit
             heights.append(max(t or time_limit, 1e-3))
-            colors.append("#d62728" if not r["agree"] else ("#1f77b4" if done else "#bbbbbb"))
+            colors.append("#d62728" if r["agree"] is False else ("#1f77b4" if done else "#bbbbbb"))
             hatches.append("" if done else "//")
             firsts.append(r.get("first_s"))
         xs = range(len(rs))

@@ -129,3 +129,30 @@ def test_a_stopped_model_counter_shows_no_count(capsys):
     assert main(["compare", "pentomino-3x20", "--count", "-b", "ganak", "-t", "1"]) == 3
     row = capsys.readouterr().out.splitlines()[-1].split()
     assert row[-3:] == ["count", "-", "yes"] and "(time-limit)," in row
+
+
+def test_a_malformed_file_is_refused_before_anything_runs(tmp_path, capsys):
+    bad = tmp_path / "bad.box"
+    bad.write_text("BOX / 2 * 4\nL ELEMENT / 0,0 / 1,0 / 2,0 / 2,1\nL ELEMENT / 0,0 / 1,0 / 2,0 / 2,1\n"
+                   "garbage here\n")
+    assert main(["compare", "pentomino-3x20", str(bad), "-b", "exact", "--json"]) == 2
+    err = json.loads(capsys.readouterr().out)  # the error object alone: no run, no table
+    assert (err["kind"], err["exit_code"]) == ("bad-input", 2) and err["error"].startswith(f"{bad}:")
+
+
+def test_an_engine_that_cannot_do_the_job_is_refused(capsys):
+    assert main(["compare", "pentomino-3x20", "-b", "exact,ganak"]) == 2
+    assert capsys.readouterr().err == ("puzzlesat: --backends: ganak only counts solutions, it cannot solve "
+                                       "(compare it with --count, or leave it out)\n")
+
+
+def test_a_run_that_failed_neither_agrees_nor_disagrees(tmp_path, capsys):
+    garbage = _fake(tmp_path, "garbage", "echo 'I think so'\nexit 10\n")
+    rc = main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{garbage}", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 3  # a run without a result: incomplete, no mismatch
+    exact, bad = out["runs"]
+    assert (exact["agree"], bad["status"], bad["agree"], out["mismatch"]) == (True, "error", None, False)
+    assert main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{garbage}"]) == 3
+    rows = [r.split() for r in capsys.readouterr().out.splitlines() if r.startswith("dominoes-2x4 ")]
+    assert rows[0][-2:] == ["5", "yes"] and rows[1][-3:] == ["ERROR", "-", "-"], rows
