@@ -7,8 +7,9 @@ is read back with :func:`~puzzlesat.encoders.dimacs.read_answer`.
 
 - Exit codes: 10 satisfiable, 20 unsatisfiable (the SAT-competition
   convention); the answer's status line must agree.  Any other code with no
-  status line is an error (a crash, a bad option); ``s UNKNOWN`` or no
-  answer within the time limit is "unknown".
+  status line is an error (a crash, a bad option), and so is exit code 0
+  with no answer at all; ``s UNKNOWN`` or no answer within the time limit
+  is "unknown".
 - Output: the ``s``/``v`` lines on stdout (cadical, picosat, kissat,
   cryptominisat5, lingeling, ...), or for MiniSat and Glucose, which print
   their model only to a result file, that file (passed as the second
@@ -109,11 +110,13 @@ class ExternalBackend(Backend):
         if rc not in (0, 10, 20):
             tail = Path(err_path).read_text(errors="replace").strip().splitlines()[-3:]
             raise BackendError(f"{self.base} failed with exit code {rc}" + (": " + " | ".join(tail) if tail else ""))
+        if not text.strip() and not (Path(out_path).read_text(errors="replace").strip() or self.result_file):
+            # a solver that gives up says so ('s UNKNOWN', MiniSat's INDET):
+            # silence is no answer at all (not a SAT solver, a wrong option)
+            raise BackendError(f"{self.base} exited with code {rc} and printed nothing: is it a DIMACS SAT solver?")
         try:
             ans = read_answer(text, where)
         except InputError as e:
-            if rc == 0:  # no verdict and no answer: it gave up (e.g. its own limit)
-                return "UNKNOWN", None, "solver gave up"
             raise BackendError(f"cannot read {self.base}'s answer: {e}") from None
         expect = {10: "SAT", 20: "UNSAT"}.get(rc)
         if expect is not None and ans.status != expect:

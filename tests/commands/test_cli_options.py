@@ -55,11 +55,20 @@ def test_no_goal_on_a_tiling_is_refused(cli):
     assert r.err == "puzzlesat: pentomino-3x20: --no-goal: tiling puzzles have no goal to leave out\n"
 
 
-def test_a_solver_that_gives_up_is_not_blamed_on_the_time_limit(cli):
-    r = cli("solve", "pentomino-3x20", "-b", "external:/bin/true")  # exits 0 without an answer
+def test_a_solver_that_gives_up_is_not_blamed_on_the_time_limit(cli, tmp_path):
+    giveup = tmp_path / "giveup"
+    giveup.write_text("#!/bin/sh\necho 's UNKNOWN'\nexit 0\n")
+    giveup.chmod(0o755)
+    r = cli("solve", "pentomino-3x20", "-b", f"external:{giveup}")
     assert r.code == 3
-    assert r.out.startswith("unknown: external:/bin/true found no solution and proved none impossible: "
+    assert r.out.startswith(f"unknown: external:{giveup} found no solution and proved none impossible: "
                             "solver gave up (")
+
+
+def test_a_program_that_prints_no_answer_is_an_error(cli):
+    r = cli("solve", "pentomino-3x20", "-b", "external:/bin/true")  # exits 0 without a word
+    assert (r.code, r.out) == (2, "")
+    assert r.err == "puzzlesat: true exited with code 0 and printed nothing: is it a DIMACS SAT solver?\n"
 
 
 def test_an_area_mismatch_calls_no_solver(cli, tmp_path):
