@@ -31,11 +31,27 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse's usage errors are bad input too: exit 2, one line
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
+        if "--json" in _argv:  # the one object --json promises, as for any other failure
+            emit_json({"error": f"{self.prog}: {message}", "kind": "usage", "exit_code": EXIT_BAD_INPUT})
         sys.exit(EXIT_BAD_INPUT)
+
+
+#: the arguments being parsed (for _Parser.error)
+_argv: list[str] = []
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("puzzlesat")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree not installed
+        return "unknown (not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="puzzlesat", description="Compile puzzles to SAT / CP-SAT, solve, count and verify them.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for modname in COMMANDS:
         mod = importlib.import_module(f".commands.{modname}", __package__)
@@ -47,8 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global _json_written
+    global _json_written, _argv
     _json_written = False
+    _argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):

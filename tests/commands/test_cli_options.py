@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 
@@ -114,6 +116,24 @@ def test_json_errors_are_json_too(cli, tmp_path):
     d = r.json()
     assert d == {"error": r.err.strip().removeprefix("puzzlesat: "), "kind": "bad-input", "exit_code": 2}
     assert d["error"].startswith(f"{f}:1: ")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["solve", "pentomino-3x20", "-e", "foo"], "puzzlesat solve: argument --encoding/-e: invalid choice: 'foo' "),
+    (["count", "pentomino-3x20", "--limit", "0"], "puzzlesat count: argument --limit/-n: must be at least 1: '0'"),
+    (["compare", "pentomino-3x20", "--count", "--solve"], "puzzlesat compare: argument --solve: not allowed "),
+])
+def test_command_line_errors_are_json_too(cli, args, message):
+    r = cli(*args, "--json")
+    assert r.code == 2
+    d = r.json()
+    assert (d["kind"], d["exit_code"]) == ("usage", 2) and d["error"].startswith(message), d
+    assert r.err.splitlines()[-1] == "puzzlesat " + d["error"].removeprefix("puzzlesat ").replace(": ", ": error: ", 1)
+
+
+def test_version(cli):
+    r = cli("--version")
+    assert r.code == 0 and re.fullmatch(r"puzzlesat \d+\.\d+\.\d+\S*\n", r.out), r.out
 
 
 def test_drawing_options_are_checked_and_never_silently_skipped(cli, tmp_path):
