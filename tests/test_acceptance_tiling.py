@@ -9,8 +9,10 @@ import pytest
 
 from puzzlesat import jobs
 from puzzlesat.backends import get_backend
+from puzzlesat.errors import InputError
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling import art
+from puzzlesat.models.tiling.boxfile import load as load_box
 from puzzlesat.models.tiling.render import glyphs
 from puzzlesat.models.tiling.standard import standard_set
 from puzzlesat.models.tiling.lattice import get_lattice
@@ -194,3 +196,40 @@ def test_puzzle_file_suffixes_match_in_any_case(cli, tmp_path):
     r = cli("info", tmp_path / "Z.TXT")
     assert (r.code, r.out) == (2, "")
     assert r.err == f"puzzlesat: {tmp_path / 'Z.TXT'}: unknown puzzle format '.TXT'; known: .box, .nin, .non, .toml, .xml\n"
+
+
+# ------------------------------------------------ 4. .box details
+
+
+@pytest.mark.parametrize("text,message", [
+    ("# expected-count: 3\nBOX / 1 * 2\n# expected-count: 5\nELEMENT / (D) (1, 1), (1, 2)\n",
+     "f.box:3: '# expected-count:' given twice (first at line 1)"),
+    ("# Title: a\n# title: b\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n",
+     "f.box:2: '# title:' given twice (first at line 1)"),
+    # a statement over three lines: the duplicate is on the third
+    ("BOX / 2 * 2\nELEMENT / (A) (1, 1),\n  (1, 2),\n  (1, 1)\n",
+     "f.box:4: cell (1, 1) is listed twice (first at line 2)"),
+    ("BOX / 2 * 2\nELEMENT / (A) (1, 1),\n  (1, 2, 1)\n",
+     "f.box:3: cell (1, 2, 1) has 3 coordinates, the box has 2 dimensions"),
+    ("BOX / 2\nELEMENT / (A) (1, 1)\n", "f.box:2: cell (1, 1) has 2 coordinates, the box has 1 dimension"),
+    ("BOX / 2 * 2\nRESERVE / (*) (1, 1)\nRESERVE / (*) (1, 2),\n  (1, 1)\nELEMENT / (D) (2, 1), (2, 2)\n",
+     "f.box:4: cell (1, 1) is reserved twice (first at line 2)"),
+    ("BOX / 2 * 2\nRESERVE / (*) (1, 1),\n  (3, 1)\n", "f.box:3: reserved cell (3, 1) lies outside the 2 * 2 box"),
+    ("BOX / 3 * 3\nELEMENT / (A) (1, 1),\n  junk\n",
+     "f.box:3: unexpected text 'junk': cells are written (i, j, ...) separated by commas"),
+    # the user's text as written, commas included
+    ("BOX / 3 * 3\nELEMENT / (A) (1, 1), (3, 2\n",
+     "f.box:2: unexpected text '(3, 2' (a '(' without its ')'): cells are written (i, j, ...) separated by commas"),
+    ("# one-sided: A\n# one-sided: Q\nBOX / 1 * 2\nELEMENT / (A) (1, 1), (1, 2)\n",
+     "f.box:2: '# one-sided:' names no ELEMENT Q"),
+])
+def test_box_errors_are_at_the_line_of_the_text_at_fault(text, message):
+    with pytest.raises(InputError) as e:
+        load_box(text, "f.box")
+    assert str(e.value) == message
+
+
+def test_one_sided_lines_add_up():
+    t = load_box("# one-sided: A\n# one-sided: B\nBOX / 2 * 4\nELEMENT / (A) (1, 1), (2, 1), (2, 2)\n"
+                 "ELEMENT / (B) (1, 1), (1, 2)\n", "f.box")
+    assert [(p.name, p.one_sided) for p in t.pieces] == [("A", True), ("B", True)]

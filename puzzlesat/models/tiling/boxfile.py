@@ -13,9 +13,12 @@ those cells (one of its copies).  An ELEMENT given twice with the same name
 and shape is one piece with count 2.
 
 Extensions, all in comments (``#`` to end of line): ``# title: ...`` (by
-default the file's name without its suffix),
-``# source: ...``, ``# expected-count: N``, ``# expected-unique: N``, and
-``# one-sided: A B`` to keep the named elements from turning over.
+default the file's name without its suffix), ``# source: ...``,
+``# expected-count: N``, ``# expected-unique: N``, each at most once, and
+``# one-sided: A B`` to keep the named elements from turning over (on as
+many lines as you like).  A problem in a statement continued over several
+lines is reported at the line that holds the offending text, quoted as
+written.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import math
 import re
 
 from ...errors import InputError
-from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, shorten
+from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, plural, shorten
 from .geometry import is_connected
 from .lattice import CubicLattice
 
@@ -40,20 +43,47 @@ _SYMBOL = re.compile(r"^\s*\(\s*([^()\s]+)\s*\)\s*(.*)$", re.DOTALL)
 _TUPLE = re.compile(r"\(([^()]*)\)")
 
 
+class _Statement:
+    """A statement's keyword and its text after the "/", its continuation
+    lines joined by spaces; ``line_at`` finds the file line of any place in
+    that text, so that a problem on a continuation line is reported there."""
+
+    def __init__(self, keyword: str, body: str, line: int):
+        self.keyword, self.body, self.line = keyword, body, line
+        self._starts = [(0, line)]  # (offset in body, file line), increasing
+
+    def add(self, text: str, line: int) -> None:
+        self.body += " "
+        self._starts.append((len(self.body), line))
+        self.body += text
+
+    def line_at(self, offset: int) -> int:
+        return max(no for at, no in self._starts if at <= offset)
+
+
 def load(text: str, path: str):
     meta: dict[str, str] = {}
-    statements: list[list] = []  # [keyword, body, line]
+    meta_line: dict[str, int] = {}
+    one_sided: dict[str, int] = {}  # element name -> the line of its '# one-sided:'
+    statements: list[_Statement] = []
     for no, raw in enumerate(text.splitlines(), 1):
         m = _META.match(raw)
         if m:
-            meta[m.group(1).lower()] = m.group(2)
+            key = m.group(1).lower()
+            if key == "one-sided":  # names add up, line by line
+                for name in m.group(2).split():
+                    one_sided.setdefault(name, no)
+                continue
+            if key in meta:
+                raise InputError(f"'# {key}:' given twice (first at line {meta_line[key]})", path, no)
+            meta[key], meta_line[key] = m.group(2), no
             continue
         line = raw.split("#", 1)[0].rstrip()
         if not line.strip():
             continue
         m = _KEYWORD.match(line)
         if m:
-            statements.append([m.group(1).upper(), m.group(2), no])
+            statements.append(_Statement(m.group(1).upper(), m.group(2), no))
             continue
         bare = _BARE_KEYWORD.match(line)
         if bare:
@@ -64,17 +94,17 @@ def load(text: str, path: str):
             raise InputError(f"unknown statement {shorten(word.group(1))!r}; expected BOX, RESERVE or ELEMENT",
                              path, no)
         if statements:
-            statements[-1][1] += " " + line.strip()
+            statements[-1].add(line.strip(), no)
         else:
             raise InputError(f"expected a BOX, RESERVE or ELEMENT statement, found {shorten(line.strip())!r}",
                              path, no)
 
-    boxes = [s for s in statements if s[0] == "BOX"]
+    boxes = [s for s in statements if s.keyword == "BOX"]
     if not boxes:
         raise InputError("no BOX statement (expected e.g. 'BOX / 6 * 10')", path)
     if len(boxes) > 1:
-        raise InputError("a second BOX statement", path, boxes[1][2])
-    _, body, bline = boxes[0]
+        raise InputError(f"a second BOX statement (the first is at line {boxes[0].line})", path, boxes[1].line)
+    body, bline = boxes[0].body, boxes[0].line
     sizes = [_whole(x) for x in body.split("*")]
     if any(d is None for d in sizes):
         raise InputError(f"BOX sizes must be whole numbers separated by '*', got {shorten(body.strip())!r}",
@@ -88,39 +118,39 @@ def load(text: str, path: str):
     dims = tuple(sizes)
 
     lattice = CubicLattice(len(dims))
-    one_sided = set(meta.get("one-sided", "").split())
     elements: list[PieceSpec] = []
-    reserves: list[tuple[str, list, int]] = []
-    for kw, body, no in statements:
+    reserves: list[tuple[str, list, int, list]] = []
+    for st in statements:
+        kw, no = st.keyword, st.line
         if kw == "BOX":
             continue
-        m = _SYMBOL.match(body)
+        m = _SYMBOL.match(st.body)
         if not m:
             raise InputError(f"{kw} needs a symbol in parentheses, e.g. '{kw} / (X) (1, 1), ...'", path, no)
-        sym, rest = m.group(1), m.group(2)
-        cells = _cells(rest, len(dims), path, no, allow_short=(kw == "ELEMENT"))
+        sym = m.group(1)
+        cells, lines = _cells(st, m.start(2), len(dims), path, allow_short=(kw == "ELEMENT"))
         if kw == "ELEMENT":
             if not is_connected(lattice, cells):
                 raise InputError(not_connected(lattice, sym), path, no)
             elements.append(PieceSpec(sym, cells, 1, sym in one_sided, no))
         else:
-            for c in cells:
-                for i, (x, d) in enumerate(zip(c, dims)):
-                    if not 0 <= x < d:
-                        raise InputError(f"reserved cell {_fmt(c)} lies outside the {_fmt_dims(dims)} box",
-                                         path, no)
-            reserves.append((sym, cells, no))
+            for c, at in zip(cells, lines):
+                if any(not 0 <= x < d for x, d in zip(c, dims)):
+                    raise InputError(f"reserved cell {_fmt(c)} lies outside the {_fmt_dims(dims)} box", path, at)
+            reserves.append((sym, cells, no, lines))
 
-    unknown = one_sided - {e.name for e in elements}
+    unknown = [n for n in one_sided if n not in {e.name for e in elements}]
     if unknown:
-        raise InputError(f"'# one-sided:' names no ELEMENT {shorten(', '.join(sorted(unknown)))}", path)
+        raise InputError(f"'# one-sided:' names no ELEMENT {shorten(', '.join(unknown))}", path,
+                         one_sided[unknown[0]])
     expected = {}
     for key, field in (("expected-count", "count"), ("expected-unique", "unique")):
         if key in meta:
             try:
                 expected[field] = int(meta[key])
             except ValueError:
-                raise InputError(f"'# {key}:' must be a whole number, got {shorten(meta[key])!r}", path) from None
+                raise InputError(f"'# {key}:' must be a whole number, got {shorten(meta[key])!r}", path,
+                                 meta_line[key]) from None
     return build_tiling(
         lattice=lattice,
         dims=dims,
@@ -133,16 +163,28 @@ def load(text: str, path: str):
     )
 
 
-def _cells(rest: str, d: int, path: str, no: int, allow_short: bool) -> list[tuple[int, ...]]:
-    tuples = _TUPLE.findall(rest)
-    leftover = _TUPLE.sub("", rest).replace(",", "").strip()
-    if leftover:
-        raise InputError(f"unexpected text {shorten(leftover)!r}: cells are written (i, j, ...) separated by commas",
-                         path, no)
-    if not tuples:
-        raise InputError("no cells given", path, no)
-    out = []
-    for t in tuples:
+def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> tuple[list, list[int]]:
+    """The cells written in ``st.body`` from ``start`` on, and the file line
+    of each; every problem is reported at the line of the text at fault,
+    quoted as written."""
+    rest = st.body[start:]
+    at = lambda offset: st.line_at(start + offset)  # noqa: E731
+    out: list[tuple[int, ...]] = []
+    lines: list[int] = []
+    gaps = []  # (offset, text) between the cells
+    end = 0
+    for m in _TUPLE.finditer(rest):
+        gaps.append((end, rest[end:m.start()]))
+        end = m.end()
+    gaps.append((end, rest[end:]))
+    for offset, gap in gaps:  # nothing but commas between cells
+        junk = gap.strip(" ,")
+        if junk:
+            hint = " (a '(' without its ')')" if "(" in junk and ")" not in junk else ""
+            raise InputError(f"unexpected text {shorten(junk)!r}{hint}: cells are written (i, j, ...) "
+                             "separated by commas", path, at(offset + len(gap) - len(gap.lstrip(" ,"))))
+    for m in _TUPLE.finditer(rest):
+        t, no = m.group(1), at(m.start())
         xs = [_whole(x) for x in t.split(",")]
         if any(x is None for x in xs):
             raise InputError(f"cell ({shorten(t)}) must be whole numbers separated by commas", path, no)
@@ -150,14 +192,20 @@ def _cells(rest: str, d: int, path: str, no: int, allow_short: bool) -> list[tup
         if huge is not None:
             raise InputError(f"cell ({shorten(t)}): a coordinate of {len(huge):,} digits is too large", path, no)
         if len(xs) > d or (len(xs) < d and not allow_short):
-            raise InputError(f"cell ({shorten(t)}) has {len(xs)} coordinates, the box has {d} dimensions", path, no)
+            raise InputError(f"cell ({shorten(t)}) has {plural(len(xs), 'coordinate')}, the box has "
+                             f"{plural(d, 'dimension')}", path, no)
         if any(x < 1 for x in xs):
             raise InputError(f"cell ({shorten(t)}): indices start at 1", path, no)
-        out.append(tuple(x - 1 for x in xs) + (0,) * (d - len(xs)))
-    if len(set(out)) != len(out):
-        dup = next(c for c in out if out.count(c) > 1)
-        raise InputError(f"cell {_fmt(dup)} is listed twice", path, no)
-    return out
+        c = tuple(x - 1 for x in xs) + (0,) * (d - len(xs))
+        if c in out:
+            first = lines[out.index(c)]
+            raise InputError(f"cell {_fmt(c)} is listed twice" + (f" (first at line {first})" if first != no else ""),
+                             path, no)
+        out.append(c)
+        lines.append(no)
+    if not out:
+        raise InputError("no cells given", path, at(0))
+    return out, lines
 
 
 def _whole(text: str) -> int | str | None:

@@ -43,6 +43,11 @@ def number(n: int) -> str:
     return f"-10^{k} or less" if n < 0 else f"at least 10^{k}"
 
 
+def plural(n: int, word: str) -> str:
+    """``1 cell``, ``2 cells``: a count and its noun, for a message."""
+    return f"{number(n)} {word}" if n == 1 else f"{number(n)} {word}s"
+
+
 def cell_text(coordinates) -> str:
     """``(x, y, ...)`` for a message, shortened; never fails on a huge number
     (str() refuses ints of more than 4,300 digits)."""
@@ -72,11 +77,12 @@ class PieceSpec:
 
 def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
                  dims: tuple[int, ...] | None = None, board: set[Point] | None = None,
-                 holes_or_fixed: list[tuple[str, list[Point], int | None]] = (),
+                 holes_or_fixed: list[tuple] = (),
                  title: str = "", source: str | None = None, expected: dict | None = None) -> Tiling:
     """``dims`` (a box of lattice cells) or ``board`` (explicit cells) gives
-    the region; each ``holes_or_fixed`` entry is (symbol, cells, line): symbol
-    ``*`` reserves holes, a piece name fixes one copy of that piece there.
+    the region; each ``holes_or_fixed`` entry is (symbol, cells, line) or
+    (symbol, cells, line, the line of each cell): symbol ``*`` reserves
+    holes, a piece name fixes one copy of that piece there.
     A file without a title is titled by its name's stem, as nonograms are."""
     if not title.strip():
         title = Path(path).stem if path else "tiling"
@@ -120,12 +126,17 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
 
     holes: set[Point] = set()
     fixed: list[tuple[str, tuple]] = []
-    for sym, cells, line in holes_or_fixed:
-        for c in cells:
+    reserved_at: dict[Point, int | None] = {}
+    for sym, cells, line, *per_cell in holes_or_fixed:
+        for c, at in zip(cells, per_cell[0] if per_cell else [line] * len(cells)):
             if c not in board:
-                raise InputError(f"reserved cell {_fmt(c)} is not on the board", path, line)
-            if c in holes or any(c in fc for _, fc in fixed):
-                raise InputError(f"cell {_fmt(c)} is reserved twice", path, line)
+                raise InputError(f"reserved cell {_fmt(c)} is not on the board", path, at)
+            if c in reserved_at:
+                first = reserved_at[c]
+                raise InputError(f"cell {_fmt(c)} is reserved twice"
+                                 + (f" (first at line {first})" if first is not None and first != at else ""),
+                                 path, at)
+            reserved_at[c] = at
         if sym == "*":
             holes.update(cells)
             continue

@@ -203,7 +203,7 @@ def test_genuine_continuations_still_continue():
     ("BOX / 3 * 3\nELEMENT / (" + "Q" * 100 + ") (1, 1), (3, 3)\n",
      "f.box:2: piece " + "Q" * 57 + "... is not connected on the square lattice (its cells must share edges)"),
     ("# expected-count: " + "many " * 30 + "\nBOX / 3 * 3\nELEMENT / (A) (1, 1)\n",
-     "f.box: '# expected-count:' must be a whole number, got '" + ("many " * 12)[:57] + "...'"),
+     "f.box:1: '# expected-count:' must be a whole number, got '" + ("many " * 12)[:57] + "...'"),
 ])
 def test_echoed_text_is_shortened(text, message):
     with pytest.raises(InputError) as e:
