@@ -126,9 +126,13 @@ def run(args) -> int:
     result.update(valid=True, solution=puzzle.solution_json(sol))
     if bad:
         first = bad[0]
-        result["note"] = (f"the answer falsifies {len(bad)} clauses of the {encoding} encoding (first: clause "
-                          f"{first + 1}: {' '.join(map(str, enc.clauses[first]))} 0); was it exported with "
-                          "another --encoding?")
+        if unique and answer.max_var() == encode_cnf(problem, encoding).n_vars:
+            why = "it has the size of the export without --unique: was it exported without --unique?"
+        else:
+            why = "was it exported with another --encoding?"
+        result["note"] = (f"the answer falsifies {len(bad)} clauses of the {encoding} encoding"
+                          f"{' with --unique' if unique else ''} (first: clause {first + 1}: "
+                          f"{' '.join(map(str, enc.clauses[first]))} 0); {why}")
     if args.json:
         emit_json(result)
     else:

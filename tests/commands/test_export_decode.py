@@ -368,3 +368,20 @@ def test_decode_says_when_unique_is_the_mismatch(tmp_path, capsys):
     assert main(["decode", "pentomino-3x20", a, "--unique", "--cnf", str(plain)]) == 2
     assert capsys.readouterr().err == (f"puzzlesat: {plain}: --unique, but the CNF was exported without --unique "
                                        "(decode without it)\n")
+
+
+def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path, capsys):
+    from pysat.solvers import Solver
+
+    cnf = tmp_path / "plain.cnf"
+    assert main(["export", "pentomino-3x20", "-o", str(cnf)]) == 0
+    parsed = read_cnf(cnf.read_text())
+    with Solver(name="cadical195", bootstrap_with=parsed.clauses) as s:
+        assert s.solve()
+        model = s.get_model()
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    capsys.readouterr()
+    assert main(["decode", "pentomino-3x20", a, "--unique"]) == 0  # the board is a solution all the same
+    err = capsys.readouterr().err
+    assert err.startswith("note: the answer falsifies ") and " clauses of the mixed encoding with --unique " in err
+    assert err.endswith("; it has the size of the export without --unique: was it exported without --unique?\n")
