@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from .. import jobs
@@ -21,8 +22,10 @@ def add_arguments(p) -> None:
     add_color_option(p)
     add_preprocess_option(p)
     add_progress_option(p)
-    p.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG")
-    p.add_argument("--png", metavar="FILE", help="also draw the solution as PNG (where the family can)")
+    p.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG ('-': on stdout, the report "
+                                                 "then on stderr)")
+    p.add_argument("--png", metavar="FILE", help="also draw the solution as PNG, where the family can ('-': on "
+                                                 "stdout, the report then on stderr)")
 
 
 def run(args) -> int:
@@ -30,6 +33,14 @@ def run(args) -> int:
     render_png = getattr(puzzle, "render_png", None)
     if args.png and render_png is None:  # said before solving, not after
         raise InputError(f"--png: no PNG drawing for {puzzle.family} puzzles; use --svg")
+    if args.svg == "-" and args.png == "-":
+        raise InputError("--svg - and --png - would both write to stdout")
+    drawing_on_stdout = "-" in (args.svg, args.png)
+    if drawing_on_stdout and args.json:
+        raise InputError(f"--json and {'--svg' if args.svg == '-' else '--png'} - would both write to stdout")
+    for opt, path, suffix in (("--svg", args.svg, ".svg"), ("--png", args.png, ".png")):
+        if path and path != "-" and not path.lower().endswith(suffix):
+            note(f"puzzlesat: note: {opt} writes {suffix[1:].upper()}, and {path} does not end in {suffix}")
     backend = backend_for(args, problem, "solve")
     out = jobs.solve(puzzle, backend, time_limit=args.time_limit, problem=problem, progress=wants_progress(args))
     if out.solution is not None:
@@ -49,25 +60,32 @@ def run(args) -> int:
             "reason": out.reason, "method": out.method or "search", "stopped_by": out.stopped_by,
         })
     else:
+        report = sys.stderr if drawing_on_stdout else sys.stdout
         if out.status == Status.SOLVED:
-            print(puzzle.render_text(out.solution, color=use_color(args)))
+            color = use_color(args) and not drawing_on_stdout
+            print(puzzle.render_text(out.solution, color=color), file=report)
             how = f", {out.method}" if out.method and out.method != "search" else ""
-            print(f"solved by {out.backend}{how} in {out.seconds:.3f} s")
+            print(f"solved by {out.backend}{how} in {out.seconds:.3f} s", file=report)
         elif out.status == Status.NO_SOLUTION:
-            print("no solution" + (f": {out.reason}" if out.reason else f" (proved by {out.backend} in {out.seconds:.3f} s)"))
+            print("no solution" + (f": {out.reason}" if out.reason else f" (proved by {out.backend} in {out.seconds:.3f} s)"),
+                  file=report)
         elif out.stopped_by == "interrupted":
             print(f"interrupted: {out.backend} had found no solution and proved none impossible when stopped "
-                  f"({out.seconds:.3f} s)")
+                  f"({out.seconds:.3f} s)", file=report)
         elif out.stopped_by in (None, "time-limit"):
             print(f"unknown: {out.backend} found no solution and proved none impossible within the time limit "
-                  f"({out.seconds:.3f} s)")
+                  f"({out.seconds:.3f} s)", file=report)
         else:  # e.g. an external solver that ended without an answer
             print(f"unknown: {out.backend} found no solution and proved none impossible: {out.stopped_by} "
-                  f"({out.seconds:.3f} s)")
+                  f"({out.seconds:.3f} s)", file=report)
     return {Status.SOLVED: EXIT_OK, Status.NO_SOLUTION: EXIT_NO_SOLUTION}.get(out.status, EXIT_INCOMPLETE)
 
 
 def _write(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as e:

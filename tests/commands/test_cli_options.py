@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -175,3 +177,22 @@ def test_warnings_about_ignored_input_are_capped(cli, tmp_path):
     lines = r.err.splitlines()
     assert lines[:10] == [f"puzzlesat: warning: {f}:{i + 1}: unknown key 'key{i}' ignored" for i in range(10)]
     assert lines[10:] == [f"puzzlesat: warning: ... and 2 more things ignored in {f}"]
+
+
+def test_a_drawing_on_stdout_moves_the_report_to_stderr(cli, tmp_path):
+    r = cli("solve", "dancer", "--svg", "-")
+    assert r.code == 0, r.err
+    assert r.out.startswith("<svg ") and r.out.rstrip().endswith("</svg>")
+    assert r.err.splitlines()[-1].startswith("solved by ")
+    assert not (tmp_path / "-").exists()
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "dancer", "--png", "-"], capture_output=True)
+    assert r.returncode == 0 and r.stdout.startswith(b"\x89PNG\r\n\x1a\n")
+    r = cli("solve", "dancer", "--svg", "-", "--json")
+    assert r.code == 2 and r.json()["error"] == "--json and --svg - would both write to stdout"
+
+
+def test_a_drawing_whose_name_says_another_format_gets_a_note(cli, tmp_path):
+    r = cli("solve", "dancer", "--png", tmp_path / "x.svg")
+    assert r.code == 0, r.err
+    assert r.err == f"puzzlesat: note: --png writes PNG, and {tmp_path / 'x.svg'} does not end in .png\n"
+    assert (tmp_path / "x.svg").read_bytes().startswith(b"\x89PNG")

@@ -166,9 +166,16 @@ class Nonogram(Puzzle):
         return render.svg(self, solution)
 
     def render_png(self, solution: Grid, path: str) -> None:
-        """Write the picture to ``path`` as a PNG (``solve --png FILE``)."""
+        """Write the picture to ``path`` as a PNG (``solve --png FILE``; ``-``: stdout)."""
+        import sys
+
         from ...errors import InputError
 
+        if path == "-":
+            sys.stdout.flush()
+            sys.stdout.buffer.write(render.png(self, solution))
+            sys.stdout.buffer.flush()
+            return
         try:
             with open(path, "wb") as f:
                 f.write(render.png(self, solution))
