@@ -14,8 +14,8 @@ from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling import art
 from puzzlesat.models.tiling.boxfile import load as load_box
 from puzzlesat.models.tiling.render import glyphs
-from puzzlesat.models.tiling.standard import standard_set
 from puzzlesat.models.tiling.lattice import get_lattice
+from puzzlesat.models.tiling.standard import standard_set
 from puzzlesat.models.tiling.tomlfile import load
 
 # ------------------------------------------------ 1. telling pieces apart
@@ -233,3 +233,38 @@ def test_one_sided_lines_add_up():
     t = load_box("# one-sided: A\n# one-sided: B\nBOX / 2 * 4\nELEMENT / (A) (1, 1), (2, 1), (2, 2)\n"
                  "ELEMENT / (B) (1, 1), (1, 2)\n", "f.box")
     assert [(p.name, p.one_sided) for p in t.pieces] == [("A", True), ("B", True)]
+
+
+# ------------------------------------------------ 5. sets on the line
+
+
+def test_the_line_takes_the_straight_square_sets(cli, tmp_path):
+    f = tmp_path / "line.toml"
+    f.write_text('[board]\nsize = [6]\n[[pieces]]\nset = "dominoes"\ncount = 2\n'
+                 '[[pieces]]\nset = "monominoes"\ncount = 2\n')
+    t = load(f.read_text(), str(f))
+    assert [(p.name, p.cells, p.count) for p in t.pieces] == [("D2", ((0,), (1,)), 2), ("O1", ((0,),), 2)]
+    r = cli("count", f, "--json")
+    assert (r.code, r.json()["count"]) == (0, 6)  # 4! / (2! 2!) orders of two dominoes and two monominoes
+
+
+@pytest.mark.parametrize("pieces,message", [
+    ('set = "trominoes"',
+     "t.toml:4: the trominoes set does not fit the line lattice: L3 is not straight (the line lattice takes the "
+     "sets monominoes, dominoes, one-sided-monominoes and one-sided-dominoes, and straight pieces given by cells "
+     "or art)"),
+    ('set = "triamonds"',
+     "t.toml:4: unknown piece set 'triamonds' for the line lattice; known: monominoes, dominoes, "
+     "one-sided-monominoes, one-sided-dominoes"),
+])
+def test_a_set_the_line_cannot_hold_is_refused_by_name(pieces, message):
+    with pytest.raises(InputError) as e:
+        load(f"[board]\nsize = [6]\n[[pieces]]\n{pieces}\n", "t.toml")
+    assert str(e.value) == message
+
+
+def test_boxes_of_three_and_four_dimensions_still_take_flat_square_sets():
+    t = load('[board]\nsize = [2, 2, 2]\n[[pieces]]\nset = "tetrominoes"\ncounts = { O4 = 2 }\n'
+             '[[pieces]]\nname = "filler"\ncells = [[1, 1, 1]]\n', "t.toml")
+    assert {p.name: p.cells[0] for p in t.pieces}["O4"] == (0, 0, 0)
+    assert all(len(c) == 3 for p in t.pieces for c in p.cells)

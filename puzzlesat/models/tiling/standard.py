@@ -13,6 +13,10 @@ a circle with bumps in some of its six gaps).  The names only label what
 was generated; a generated shape that matches no name still gets a name,
 and a name that matches no generated shape is an error (tested).
 
+A lattice without sets of its own takes another's (``_host``): square and
+cubic boxes of any dimension take the square sets, a 3-D or 4-D box as flat
+pieces, the line those whose every piece is straight (monominoes, dominoes).
+
 Polyhex and polyiamond names follow the letters of D. Goodger's Polyform
 Puzzler (a letter and the size: I4, J4, ... for tetrahexes, I6, P6, ... for
 hexiamonds, whose letters are O'Beirne's); the No.0 pieces are lettered A to
@@ -23,9 +27,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ...errors import shorten
 from . import art
 from .geometry import Shape, canonical, polyforms
-from .lattice import Lattice, Point
+from .lattice import CubicLattice, Lattice, Point
 
 # 0-based (row, col) cells of the conventional shapes (the 1965 paper's
 # pentominoes, converted).
@@ -184,16 +189,75 @@ def stars(lattice: Lattice, one_sided: bool = False) -> list[Shape]:
     return sorted(out)
 
 
+class SetDoesNotFit(KeyError):
+    """A set this lattice takes from another (``_host``) some of whose
+    pieces do not go on it."""
+
+
+def _host(lattice: Lattice) -> Lattice | None:
+    """The lattice whose sets ``lattice`` takes when it has none of its own:
+    square and cubic boxes of every dimension take the square sets (a 3-D or
+    4-D box as flat pieces, the line as the pieces that are straight)."""
+    if lattice.name in SETS or not isinstance(lattice, CubicLattice):
+        return None
+    from .lattice import get_lattice
+
+    return get_lattice("square")
+
+
+def _embed(lattice: Lattice, cells) -> tuple[Point, ...] | None:
+    """A square piece's cells on a cubic lattice of another dimension (None
+    when it does not go there: a bent piece on the line)."""
+    if lattice.dim > 2:
+        return tuple(c + (0,) * (lattice.dim - 2) for c in cells)
+    for axis in (1, 0):  # all in one row, or all in one column
+        if len({c[1 - axis] for c in cells}) == 1:
+            return tuple((c[axis],) for c in cells)
+    return None
+
+
 def set_names(lattice: Lattice) -> list[str]:
+    """The set names ``standard_set`` accepts on this lattice."""
+    host = _host(lattice)
+    if host is not None:
+        return [n for n in set_names(host) if not _embedded(lattice, n)[1]]
     base = list(SETS.get(lattice.name, {}))
     return base + ["one-sided-" + s for s in base]
+
+
+def _embedded(lattice: Lattice, name: str) -> tuple[list, list[str]]:
+    """The host's set ``name`` on ``lattice``, and the names of its pieces
+    that do not go there."""
+    out, left = [], []
+    for pname, cells, one_sided in standard_set(_host(lattice), name):
+        mine = _embed(lattice, cells)
+        if mine is None:
+            left.append(pname)
+        else:
+            out.append((pname, mine, one_sided))
+    return out, left
 
 
 def standard_set(lattice: Lattice, name: str) -> list[tuple[str, tuple[Point, ...], bool]]:
     """(piece name, cells, one_sided) for each piece of the named set.
 
-    KeyError (with the choices) if the lattice has no such set.
+    KeyError (with the choices) if the lattice has no such set.  A cubic
+    lattice other than the square takes the square sets (``_host``) whose
+    every piece goes there.
     """
+    host = _host(lattice)
+    if host is not None:
+        if name not in set_names(host):
+            raise KeyError(f"unknown piece set {name!r} for the {lattice.name} lattice; "
+                           f"known: {', '.join(set_names(lattice)) or 'none'}")
+        pieces, bent = _embedded(lattice, name)
+        if bent:
+            known = set_names(lattice)
+            raise SetDoesNotFit(f"the {name} set does not fit the {lattice.name} lattice: "
+                                f"{shorten(' '.join(bent))} {'is' if len(bent) == 1 else 'are'} not straight "
+                                f"(the {lattice.name} lattice takes the sets {', '.join(known[:-1])} and {known[-1]}, "
+                                "and straight pieces given by cells or art)")
+        return pieces
     one_sided = name.startswith("one-sided-")
     base = name[len("one-sided-"):] if one_sided else name
     table = SETS.get(lattice.name, {})

@@ -72,7 +72,7 @@ from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, not_c
                     shorten)
 from .geometry import is_connected
 from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice
-from .standard import set_names, standard_set
+from .standard import SetDoesNotFit, set_names, standard_set
 
 TOP_KEYS = ("title", "source", "lattice", "board", "pieces", "expected")
 BOARD_KEYS = ("size", "hexagon", "art", "holes")
@@ -386,14 +386,13 @@ class _Reader:
         name = self._str(entry["set"], *where, "set", what="set")
         one_sided = self._bool(entry.get("one_sided", False), *where, "one_sided", what="one_sided")
         count = self._int(entry.get("count", 1), *where, "count", what="count", minimum=1)
-        base_lattice, pad = lattice, 0
-        if isinstance(lattice, CubicLattice) and lattice.dim > 2:
-            base_lattice, pad = get_lattice("square"), lattice.dim - 2  # flat pieces in a box
         full = ("one-sided-" + name) if one_sided and not name.startswith("one-sided-") else name
         try:
-            pieces = standard_set(base_lattice, full)
+            pieces = standard_set(lattice, full)  # a box of another dimension takes the square sets
+        except SetDoesNotFit as e:
+            self.fail(e.args[0], *where, "set")
         except KeyError:
-            known = ", ".join(set_names(base_lattice)) or "none"
+            known = ", ".join(set_names(lattice)) or "none"
             self.fail(f"unknown piece set {shorten(repr(name))} for the {lattice.name} lattice; known: {known}",
                       *where, "set")
         counts = entry.get("counts", {})
@@ -405,8 +404,7 @@ class _Reader:
                 self.fail(f"counts: the set {full} has no piece {shorten(repr(k))}; its pieces: {' '.join(names)}",
                           *where, "counts")
             self._int(v, *where, "counts", what=f"counts.{shorten(k)}", minimum=1)
-        return [PieceSpec(pname, [c + (0,) * pad for c in cells], counts.get(pname, count), os_, line)
-                for pname, cells, os_ in pieces]
+        return [PieceSpec(pname, list(cells), counts.get(pname, count), os_, line) for pname, cells, os_ in pieces]
 
     def _expected(self, exp) -> dict:
         if exp is None:
