@@ -74,7 +74,8 @@ def list_backends() -> list[dict]:
     for canon, aliases in _pysat_names().items():
         why = unavailable_reason(canon)
         ok = not why
-        desc = "PySAT " + canon + (" (aliases: " + ", ".join(a for a in aliases if a != canon) + ")")
+        others = [a for a in aliases if a != canon]
+        desc = "PySAT " + canon + (" (aliases: " + ", ".join(others) + ")" if others else "")
         if canon in NON_INCREMENTAL:
             desc += "; not incremental: counts by solving afresh after each solution"
         rows.append({"name": canon, "kind": "pysat", "available": ok, "description": desc, "reason": why})

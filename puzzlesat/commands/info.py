@@ -50,16 +50,35 @@ def run(args) -> int:
             print("note: " + n)
     else:
         for k, v in fam.items():
-            print(f"{k}: {v}")
+            print(f"{k}: {_text(v)}")
     mm = _mismatch(puzzle)
     if mm:
         print(f"no solution possible: {mm}")
-    print(f"\nproblem: {stats['variables']} variables ({stats['primary']} primary), constraints "
-          + ", ".join(f"{n} {k}" for k, n in stats["constraints"].items()))
+    print(f"\nproblem: {_count(stats['variables'], 'variable')} ({stats['primary']} primary), constraints: "
+          + ", ".join(_count(n, CONSTRAINT_NAMES.get(k, k)) for k, n in stats["constraints"].items()))
+    rows = sizes
+    if len({(s["variables"], s["clauses"], s["literals"]) for s in sizes}) == 1 and len(sizes) > 1:
+        # no cardinality constraint for the encodings to differ on (a nonogram)
+        print("the same CNF with every cardinality encoding (the model has no cardinality constraints):")
+        rows = [{**sizes[0], "encoding": "all"}]
     print(f"{'encoding':<12}{'variables':>11}{'clauses':>11}{'literals':>12}")
-    for s in sizes:
+    for s in rows:
         print(f"{s['encoding']:<12}{s['variables']:>11}{s['clauses']:>11}{s['literals']:>12}")
     return EXIT_OK
+
+
+#: the Problem IR's constraint kinds, as the text report names them
+CONSTRAINT_NAMES = {"Clause": "clause", "ExactlyOne": "exactly-one constraint",
+                    "AtMostOne": "at-most-one constraint", "Exactly": "exactly-k constraint",
+                    "Regular": "automaton constraint"}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _text(v) -> str:
+    return ("yes" if v else "no") if isinstance(v, bool) else str(v)
 
 
 def _mismatch(puzzle):

@@ -105,6 +105,17 @@ def test_info_table_and_json(cli):
     assert "F" in r.out and "orientations" in r.out and "pairwise" in r.out
 
 
+def test_info_text_reads_as_text(cli):
+    lines = cli("info", "dancer").out.splitlines()
+    assert "has_goal: yes" in lines
+    assert lines[-4:] == ["problem: 124 variables (50 primary), constraints: 327 clauses",
+                          "the same CNF with every cardinality encoding (the model has no cardinality constraints):",
+                          "encoding      variables    clauses    literals",
+                          "all                 124        327         738"]
+    assert "constraints: 72 exactly-one constraints" in cli("info", "pentomino-3x20").out
+    assert "aliases: )" not in cli("backends").out
+
+
 def test_info_on_6x10_matches_solver_notes(cli):
     # solver-notes.md: 6x10 pairwise has 2,056 variables
     d = cli("info", "pentomino-6x10", "--json", "--encodings", "pairwise").json()
