@@ -268,3 +268,33 @@ def test_boxes_of_three_and_four_dimensions_still_take_flat_square_sets():
              '[[pieces]]\nname = "filler"\ncells = [[1, 1, 1]]\n', "t.toml")
     assert {p.name: p.cells[0] for p in t.pieces}["O4"] == (0, 0, 0)
     assert all(len(c) == 3 for p in t.pieces for c in p.cells)
+
+
+# ------------------------------------------------ 6. one, not ones
+
+
+@pytest.mark.parametrize("text,message", [
+    ('lattice = "line"\n[board]\nsize = [6, 10]\n[[pieces]]\nset = "dominoes"\n',
+     "t.toml:3: size has 2 numbers but the line lattice has 1 dimension"),
+    ('lattice = "hex"\n[board]\nsize = [6]\n[[pieces]]\nset = "dihexes"\n',
+     "t.toml:3: a hex board's size is [width, height], got 1 number"),
+    ('lattice = "hex"\n[board]\nsize = [1, 3]\n[[pieces]]\nname = "a"\ncells = [[1]]\n',
+     "t.toml:6: cells: (1) has 1 coordinate, the hex lattice 2"),
+])
+def test_toml_messages_count_in_the_singular(text, message):
+    with pytest.raises(InputError) as e:
+        load(text, "t.toml")
+    assert str(e.value) == message
+
+
+def test_area_and_verifier_messages_count_in_the_singular():
+    from puzzlesat.errors import VerificationError
+    from puzzlesat.models.tiling.puzzle import TilingSolution
+
+    t = load('[board]\nsize = [1, 3]\n[[pieces]]\nname = "a"\ncells = [[1, 1]]\n', "t.toml")
+    assert t.area_mismatch() == "the pieces cover 1 cell but the board has 3 free cells"
+    t = load('[board]\nsize = [1, 3]\n[[pieces]]\nname = "a"\ncells = [[1, 1]]\ncount = 2\n'
+             '[[pieces]]\nname = "b"\ncells = [[1, 1], [1, 2]]\n', "t.toml")
+    with pytest.raises(VerificationError) as e:
+        t.verify(TilingSolution([("a", ((0, 0),)), ("b", ((0, 1), (0, 2)))]))
+    assert str(e.value) == "piece a used 1 time, expected 2"

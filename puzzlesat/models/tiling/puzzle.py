@@ -75,7 +75,8 @@ class Tiling(Puzzle):
         """Why no tiling can exist by counting cells, or None."""
         area = sum(len(p.cells) * p.count for p in self.pieces)
         if area != len(self.board):
-            return (f"the pieces cover {area} cells but the board has {len(self.board)} free cells")
+            return (f"the pieces cover {_plural(area, 'cell')} but the board has "
+                    f"{_plural(len(self.board), 'free cell')}")
         return None
 
     def compile(self) -> Problem:
@@ -197,7 +198,8 @@ class Tiling(Puzzle):
             raise VerificationError(f"cell {_fmt([min(missing)])} is not covered")
         for p in self.pieces:
             if counts.get(p.name, 0) != p.count:
-                raise VerificationError(f"piece {p.name} used {counts.get(p.name, 0)} times, expected {p.count}")
+                raise VerificationError(f"piece {p.name} used {_plural(counts.get(p.name, 0), 'time')}, "
+                                        f"expected {p.count}")
 
     def _verifier_tables(self) -> tuple[dict[str, dict[frozenset, list[tuple]]], set]:
         """For the verifier, computed once per set of pieces (it runs on every
@@ -264,6 +266,12 @@ class Tiling(Puzzle):
 
     def describe_var(self, meaning) -> str:
         return str(meaning)
+
+
+def _plural(n: int, word: str) -> str:
+    from .build import plural  # build imports this module
+
+    return plural(n, word)
 
 
 def _fmt(cells) -> str:

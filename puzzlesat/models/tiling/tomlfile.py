@@ -68,7 +68,7 @@ else:  # pragma: no cover
 
 from ...errors import InputError
 from . import art
-from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, number,
+from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, number, plural,
                     shorten)
 from .geometry import is_connected
 from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice
@@ -288,12 +288,13 @@ class _Reader:
     def _size_board(self, lattice: Lattice, size: list[int]) -> set[Point]:
         if isinstance(lattice, CubicLattice):
             if len(size) != lattice.dim:
-                self.fail(f"size has {len(size)} numbers but the {lattice.name} lattice has {lattice.dim} "
-                          "dimensions", "board", "size")
+                self.fail(f"size has {plural(len(size), 'number')} but the {lattice.name} lattice has "
+                          f"{plural(lattice.dim, 'dimension')}", "board", "size")
             self._check_cells(_size_cells(lattice, size), "board", "size")
             return set(product(*[range(n) for n in size]))
         if len(size) != 2:
-            self.fail(f"a {lattice.name} board's size is [width, height], got {len(size)} numbers", "board", "size")
+            self.fail(f"a {lattice.name} board's size is [width, height], got {plural(len(size), 'number')}",
+                      "board", "size")
         if lattice.name not in ("hex", "triangle", "no0"):
             self.fail(f"the {lattice.name} lattice has no size boards; draw the board with art", "board", "size")
         self._check_cells(_size_cells(lattice, size), "board", "size")
@@ -344,8 +345,8 @@ class _Reader:
                     or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
                 self.fail(f"{what}: {_echo(cell)} is not a cell (a list of whole numbers)", *where)
             if len(cell) > lattice.dim or (len(cell) < lattice.dim and not short_ok):
-                self.fail(f"{what}: {_fmt_user(cell)} has {len(cell)} coordinates, the {lattice.name} lattice "
-                          f"{lattice.dim}", *where)
+                self.fail(f"{what}: {_fmt_user(cell)} has {plural(len(cell), 'coordinate')}, the "
+                          f"{lattice.name} lattice {lattice.dim}", *where)
             c = tuple(x - 1 for x in cell) + (0,) * (lattice.dim - len(cell))
             if not lattice.is_cell(c):
                 self.fail(f"{what}: {_fmt_user(cell)} is not a cell of the {lattice.name} lattice"
