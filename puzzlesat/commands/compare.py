@@ -306,7 +306,8 @@ def plot(rows, job, time_limit, path) -> None:
 
     insts = list(dict.fromkeys(r["instance"] for r in rows))
     fig, axes = plt.subplots(len(insts), 1, figsize=(max(6.0, 0.9 * max(
-        sum(1 for r in rows if r["instance"] == i) for i in insts) + 2), 3.2 * len(insts)), squeeze=False)
+        sum(1 for r in rows if r["instance"] == i) for i in insts) + 2), 3.2 * len(insts) + 0.4), squeeze=False,
+                             layout="constrained")
     for ax, inst in zip(axes[:, 0], insts):
         rs = [r for r in rows if r["instance"] == inst]
         labels, heights, colors, hatches, firsts = [], [], [], [], []
@@ -339,10 +340,10 @@ def plot(rows, job, time_limit, path) -> None:
         ax.set_xticks(list(xs))
         ax.set_xticklabels(labels, fontsize=7)
         ax.set_ylabel("seconds (log)")
-        a = rs[0]
+        disagree = any(r["agree"] is False for r in rs)
         what = "count" if job == "count" else "solve"
-        ax.set_title(f"{inst}: time to {what}" + ("" if a["agree"] else "  -- BACK ENDS DISAGREE"),
-                     fontsize=10, color="black" if a["agree"] else "#d62728")
+        ax.set_title(f"{inst}: time to {what}" + ("  -- BACK ENDS DISAGREE" if disagree else ""),
+                     fontsize=10, color="#d62728" if disagree else "black")
         ax.set_ylim(top=time_limit * 3)
     handles = [Patch(facecolor="#1f77b4", label="finished"),
                Patch(facecolor="#bbbbbb", hatch="//", label=f"stopped at the {time_limit:g} s limit"),
@@ -351,8 +352,8 @@ def plot(rows, job, time_limit, path) -> None:
         from matplotlib.lines import Line2D
 
         handles.append(Line2D([], [], marker="v", color="black", linestyle="", label="first solution"))
-    axes[0, 0].legend(handles=handles, fontsize=7, loc="upper left")
-    fig.tight_layout()
+    # below the panels, where it covers no bar or label
+    fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncol=len(handles))
     try:
         fig.savefig(path, dpi=110)
     except OSError as e:

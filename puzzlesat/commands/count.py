@@ -111,7 +111,8 @@ def run(args) -> int:
             line += ": not unique"
         if out.reason:
             line += f": {out.reason}"
-        sym = f", {len(problem.symmetries)} symmetries" if args.unique else ""
+        n_sym = len(problem.symmetries)
+        sym = f", {n_sym} {'symmetry' if n_sym == 1 else 'symmetries'}" if args.unique else ""
         implied = f", {out.implied} implied constraints added" if out.implied else ""
         if out.method == "precheck":
             print(f"{line}\n(no solver called)")
