@@ -195,7 +195,8 @@ def test_puzzle_file_suffixes_match_in_any_case(cli, tmp_path):
     (tmp_path / "Z.TXT").write_text("x\n")
     r = cli("info", tmp_path / "Z.TXT")
     assert (r.code, r.out) == (2, "")
-    assert r.err == f"puzzlesat: {tmp_path / 'Z.TXT'}: unknown puzzle format '.TXT'; known: .box, .nin, .non, .toml, .xml\n"
+    assert r.err == (f"puzzlesat: {tmp_path / 'Z.TXT'}: unknown puzzle format '.TXT'; "
+                     "known: .box, .nin, .non, .toml, .xml\n")
 
 
 # ------------------------------------------------ 4. .box details
