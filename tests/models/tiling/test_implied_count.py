@@ -96,7 +96,7 @@ def test_info_says_which_count_the_model_leaves_out(cli):
     r = cli("info", "dominoes-8x8", "--encodings", "mixed")
     assert "note: piece D2's count (32) follows from the board's area: the model states no constraint for it" \
         in r.out.splitlines()
-    assert "constraints 64 ExactlyOne" in r.out
+    assert "constraints: 64 exactly-one constraints" in r.out
     d = cli("info", "tetromino-pairs-5x8", "--json").json()
     assert d["implied_count"] == "I4" and d["problem"]["constraints"] == {"Exactly": 4, "ExactlyOne": 40}
     assert cli("info", "pentomino-6x10", "--json").json()["implied_count"] is None
