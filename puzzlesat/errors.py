@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 #: the most characters of a user's text an error message repeats
 ECHO_LIMIT = 60
 
@@ -11,6 +13,25 @@ def shorten(text, limit: int = ECHO_LIMIT) -> str:
     ending in "..." when cut (a pasted 100,000-run clue stays one short line)."""
     text = str(text)
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def number(n: int) -> str:
+    """``n`` with thousands separators; "at least 10^k" once that gets long
+    (and for numbers too large for str())."""
+    if abs(n) < 10 ** 30:
+        return f"{n:,}"
+    k = int(math.log10(abs(n)))
+    while 10 ** k > abs(n):
+        k -= 1
+    while 10 ** (k + 1) <= abs(n):
+        k += 1
+    return f"-10^{k} or less" if n < 0 else f"at least 10^{k}"
+
+
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``1 cell``, ``2 cells`` (``nouns``: the plural when not noun + "s"):
+    a count and its noun, agreeing, for a message."""
+    return f"{number(n)} {noun if n == 1 else nouns or noun + 's'}"
 
 
 class InputError(Exception):

@@ -20,7 +20,6 @@ solutions.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 import time
 

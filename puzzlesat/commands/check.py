@@ -110,7 +110,7 @@ def _yes(v) -> str:
 
 def _print(puzzle, rep, lines, out, args) -> None:
     from ..models.nonogram import render
-    from ..models.nonogram.build import plural
+    from ..errors import plural
 
     if args.steps:
         total = 0

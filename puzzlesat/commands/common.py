@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..backends import BackendError
 from ..errors import InputError
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
 from ..jobs import pick_backend

@@ -7,6 +7,7 @@ import sys
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
+from ..errors import plural
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, load, positive_int, wants_progress)
 
@@ -111,8 +112,7 @@ def run(args) -> int:
             line += ": not unique"
         if out.reason:
             line += f": {out.reason}"
-        n_sym = len(problem.symmetries)
-        sym = f", {n_sym} {'symmetry' if n_sym == 1 else 'symmetries'}" if args.unique else ""
+        sym = f", {plural(len(problem.symmetries), 'symmetry', 'symmetries')}" if args.unique else ""
         implied = f", {out.implied} implied constraints added" if out.implied else ""
         if out.method == "precheck":
             print(f"{line}\n(no solver called)")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
+from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import Header, falsified, problem_digest, read_answer, read_cnf
 from ..errors import InputError, VerificationError

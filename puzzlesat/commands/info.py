@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import ENCODINGS, encode_cnf
+from ..errors import plural
 from .common import add_instance, comma_list, load
 
 NAME = "info"
@@ -54,8 +55,8 @@ def run(args) -> int:
     mm = _mismatch(puzzle)
     if mm:
         print(f"no solution possible: {mm}")
-    print(f"\nproblem: {_count(stats['variables'], 'variable')} ({stats['primary']} primary), constraints: "
-          + ", ".join(_count(n, CONSTRAINT_NAMES.get(k, k)) for k, n in stats["constraints"].items()))
+    print(f"\nproblem: {plural(stats['variables'], 'variable')} ({stats['primary']} primary), constraints: "
+          + ", ".join(plural(n, CONSTRAINT_NAMES.get(k, k)) for k, n in stats["constraints"].items()))
     rows = sizes
     if len({(s["variables"], s["clauses"], s["literals"]) for s in sizes}) == 1 and len(sizes) > 1:
         # no cardinality constraint for the encodings to differ on (a nonogram)
@@ -71,10 +72,6 @@ def run(args) -> int:
 CONSTRAINT_NAMES = {"Clause": "clause", "ExactlyOne": "exactly-one constraint",
                     "AtMostOne": "at-most-one constraint", "Exactly": "exactly-k constraint",
                     "Regular": "automaton constraint"}
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _text(v) -> str:

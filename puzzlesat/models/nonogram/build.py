@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ...errors import InputError
+from ...errors import InputError, plural
 from ...errors import shorten as echo
 from .clues import Clue, min_length, runs
 from .puzzle import Grid, Nonogram
@@ -21,11 +21,6 @@ from .puzzle import Grid, Nonogram
 MAX_DIGITS = 9
 #: the most cells a grid may have (webpbn's largest puzzles have about 10,000)
 MAX_CELLS = 1_000_000
-
-
-def plural(n: int, noun: str) -> str:
-    """``1 row clue``, ``2 row clues``: a count and its noun, agreeing."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def fmt(clue: Sequence[int]) -> str:

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 
 from ...errors import InputError
-from .build import Draft, echo, finish, plural, read_clue, read_size
+from ...errors import plural
+from .build import Draft, echo, finish, read_clue, read_size
 from .puzzle import Nonogram
 
 

@@ -46,7 +46,8 @@ import html
 import re
 
 from ...errors import InputError
-from .build import Draft, echo, finish, plural, read_clue, read_size
+from ...errors import plural
+from .build import Draft, echo, finish, read_clue, read_size
 from .puzzle import Nonogram
 
 _META = ("title", "by", "copyright", "license", "catalogue")

@@ -138,7 +138,7 @@ class Nonogram(Puzzle):
     def precheck(self) -> str | None:
         """Why there can be no solution, found without solving (or None):
         the row clues and the column clues must ask for as many black cells."""
-        from .build import plural  # build imports this module
+        from ...errors import plural
 
         black_r, black_c = sum(map(sum, self.rows)), sum(map(sum, self.cols))
         if black_r != black_c:

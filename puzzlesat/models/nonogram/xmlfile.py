@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from ...errors import InputError
-from .build import Draft, echo, finish, plural, read_clue
+from ...errors import plural
+from .build import Draft, echo, finish, read_clue
 from .puzzle import Nonogram
 
 

@@ -27,7 +27,8 @@ import math
 import re
 
 from ...errors import InputError
-from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, plural, shorten
+from ...errors import plural
+from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, shorten
 from .geometry import is_connected
 from .lattice import CubicLattice
 

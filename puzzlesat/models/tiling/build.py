@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
 
-from ...errors import InputError, shorten
+from ...errors import InputError, number, shorten
 from .geometry import canonical, normalize
 from .lattice import Lattice, Point
 from .puzzle import Piece, Tiling
@@ -28,24 +28,6 @@ _CONNECTED = {
     "hex": "its hexagons must share edges",
     "triangle": "its triangles must share edges",
 }
-
-
-def number(n: int) -> str:
-    """``n`` with thousands separators; "at least 10^k" once that gets long
-    (and for numbers too large for str())."""
-    if abs(n) < 10 ** 30:
-        return f"{n:,}"
-    k = int(math.log10(abs(n)))
-    while 10 ** k > abs(n):
-        k -= 1
-    while 10 ** (k + 1) <= abs(n):
-        k += 1
-    return f"-10^{k} or less" if n < 0 else f"at least 10^{k}"
-
-
-def plural(n: int, word: str) -> str:
-    """``1 cell``, ``2 cells``: a count and its noun, for a message."""
-    return f"{number(n)} {word}" if n == 1 else f"{number(n)} {word}s"
 
 
 def cell_text(coordinates) -> str:

@@ -269,7 +269,7 @@ class Tiling(Puzzle):
 
 
 def _plural(n: int, word: str) -> str:
-    from .build import plural  # build imports this module
+    from ...errors import plural
 
     return plural(n, word)
 

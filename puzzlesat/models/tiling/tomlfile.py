@@ -66,10 +66,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ...errors import InputError
+from ...errors import InputError, number, plural, shorten
 from . import art
-from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, number, plural,
-                    shorten)
+from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected
 from .geometry import is_connected
 from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice
 from .standard import SetDoesNotFit, set_names, standard_set
