@@ -19,23 +19,30 @@ On connecting, the driver checks that every worker runs the same puzzlesat
 source (a hash of its modules): objects pickled by one version and run by
 another could otherwise count the wrong thing without an error.
 
-Stopping: at the time limit or on Ctrl-C the driver reports what it has (a
-lower bound) and cancels the tasks not started.  A task already running on
-a worker was given the time left when it was sent, as its own time limit;
-engines that can stop mid-search (PySAT, CP-SAT) stop there, the exact-cover
-engine (inline in Dask's daemonic workers) between two solutions.
+Stopping: every task is given the job's deadline as a wall-clock time
+(clocks are assumed in step, as NTP keeps them) and stops there on its own:
+engines that can stop mid-search (PySAT, CP-SAT) at once, the exact-cover
+engine (inline in Dask's daemonic workers) between two solutions.  At the
+time limit the driver waits up to LEFTOVER_GRACE seconds for the running
+tasks' counts so far and reports the sum with the finished ones' (a lower
+bound); on Ctrl-C it reports the finished ones' at once.  Either way it
+cancels the tasks not started.
 """
 
 from __future__ import annotations
 
 import hashlib
 import queue
+import time
 from pathlib import Path
 
 from .backends import BackendError
 
 #: seconds to reach the scheduler and to wait for its first worker
 CONNECT_TIMEOUT = 10.0
+#: seconds a count stopped by its time limit waits for the tasks still
+#: running to hand back their counts so far (they stop at the same deadline)
+LEFTOVER_GRACE = 3.0
 
 
 def code_fingerprint(root: Path | None = None) -> str:
@@ -123,6 +130,29 @@ class Cluster:
             return fut.result()
         except KilledWorker as e:
             raise BackendError(f"a sub-problem kept killing Dask workers at {self.address}: {e}") from None
+
+    def partial(self, parts) -> int:
+        """Running tasks report nothing until they end."""
+        return 0
+
+    def leftover(self, parts, timed_out: bool) -> int:
+        """At the job's deadline every task stops on its own and hands back
+        its count so far: those that arrive within LEFTOVER_GRACE seconds
+        count (after Ctrl-C the tasks go on, so nothing is waited for)."""
+        total = 0
+        if not timed_out:
+            return total
+        end = time.monotonic() + LEFTOVER_GRACE
+        waiting = set(parts)
+        while waiting:
+            try:
+                i, n, *_ = self.next(max(0.0, end - time.monotonic()))
+            except TimeoutError:
+                break
+            if i in waiting:
+                waiting.discard(i)
+                total += n
+        return total
 
     def stop(self) -> None:
         """Cancel what has not finished (the next job starts afresh)."""

@@ -533,11 +533,14 @@ class _Counter:
         (``executor.partial``) move the progress line; a count stopped by the
         time limit, Ctrl-C or the limit adds them to the finished ones' (each
         is a count of distinct solutions of its own disjoint part, so the sum
-        is still a lower bound)."""
+        is still a lower bound).  A cluster's tasks report nothing while they
+        run; they stop on their own at the job's deadline (a wall-clock time,
+        nothing kills them) and hand back their counts so far, which
+        ``executor.leftover`` collects for a short grace period."""
         deadline = Deadline(remaining)
         executor = self.cluster or _ForkPool(min(self.jobs, len(parts)))
-        # a cluster's workers stop on their own at the time limit (nothing kills them)
-        work = (self.puzzle, self.backend, problem, keep, remaining if self.cluster else None)
+        stop_at = None if remaining is None or not self.cluster else time.time() + remaining
+        work = (self.puzzle, self.backend, problem, keep, stop_at)
         total, complete, stopped = 0, True, None
         unfinished = set(range(len(parts)))
         counted = self.progress.counted()
@@ -575,7 +578,7 @@ class _Counter:
             complete, stopped = False, "interrupted"
         finally:
             if unfinished:
-                total += executor.partial(unfinished)
+                total += executor.leftover(unfinished, stopped == "time-limit")
             executor.stop()
         if budget is not None and total >= budget:
             total = budget  # as a single search stops at its budget
@@ -605,6 +608,10 @@ class _ForkPool:
     def partial(self, parts) -> int:
         """The solutions the workers have found so far in these (unfinished) parts."""
         return sum(_PARTIAL[i] for i in parts) if _PARTIAL is not None else 0
+
+    def leftover(self, parts, timed_out: bool) -> int:
+        """What these unfinished parts add to a count stopped now."""
+        return self.partial(parts)
 
     def next(self, timeout: float | None):
         import multiprocessing
@@ -666,10 +673,12 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
 
 def _count_part(work, task, partial=None):
     """Count one sub-problem: the shared problem with some literals forced
-    (``work``: puzzle, back end, problem, what to keep, time limit), leaving
-    its count so far in ``partial[i]`` as it goes, when given."""
+    (``work``: puzzle, back end, problem, what to keep, and the wall-clock
+    time to stop at, or None), leaving its count so far in ``partial[i]`` as
+    it goes, when given."""
     i, lits, budget = task
-    puzzle, backend, problem, keep, time_limit = work
+    puzzle, backend, problem, keep, stop_at = work
+    time_limit = None if stop_at is None else max(0.0, stop_at - time.time())
     sub = problem.with_constraints([Clause((l,)) for l in lits])
     tick = on_count = None
     if partial is not None:

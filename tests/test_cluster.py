@@ -7,11 +7,12 @@ import re
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 
 from puzzlesat import cli, cluster as cluster_mod, jobs
-from puzzlesat.backends import BackendError, get_backend
+from puzzlesat.backends import Backend, BackendError, SearchResult, get_backend
 from puzzlesat.loading import load_puzzle
 
 
@@ -81,6 +82,34 @@ def test_cluster_time_limit_is_a_labelled_lower_bound(scheduler):
     first = r.stdout.splitlines()[0]
     assert re.fullmatch(r"at least \d+ solutions?, incomplete \(stopped by the time limit\)", first), first
     assert int(first.split()[2]) < 9356
+
+
+class _Stuck(Backend):
+    """Finds 7 solutions of whatever part it is given, then nothing more
+    until its time limit (a part no engine finishes in time)."""
+
+    name = "stuck"
+    solutions_are_free = False
+
+    def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None,
+               on_count=None):
+        time.sleep(time_limit)
+        return SearchResult(7 if time_limit > 0 else 0, False, self.name, time_limit, [], "time-limit")
+
+
+def test_cluster_time_limit_adds_what_the_running_tasks_found(scheduler):
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import a test module
+    cl = cluster_mod.Cluster(scheduler)
+    try:
+        out = jobs.count(load_puzzle("pentomino-6x10"), _Stuck(), time_limit=3.0, cluster=cl)
+    finally:
+        cl.close()
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+    # two single-thread workers, each in its first part at the deadline: their
+    # 7 each, handed back when they stop (the parts started later find 0)
+    assert (out.count, out.complete, out.stopped_by) == (14, False, "time-limit")
 
 
 def test_cluster_ctrl_c_is_a_labelled_lower_bound(scheduler, interrupted):
