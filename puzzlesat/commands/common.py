@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..errors import InputError
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
 from ..jobs import pick_backend
-from ..loading import load_puzzle
+from ..loading import LOADERS, load_puzzle
 
 
 def add_instance(p) -> None:
@@ -88,6 +89,10 @@ MAX_WARNINGS = 10
 
 def load(args):
     puzzle = load_puzzle(args.instance)
+    if Path(puzzle.path or "") != Path(args.instance) and Path(args.instance).is_file():
+        # a bundled name was read, not the file of that name here
+        note(f"puzzlesat: note: {args.instance} is read as the bundled instance of that name; the file "
+             f"{args.instance} here has no puzzle suffix ({', '.join(sorted(LOADERS))}) and is not read")
     for msg in puzzle.ignored[:MAX_WARNINGS]:
         note(f"puzzlesat: warning: {msg}")
     if len(puzzle.ignored) > MAX_WARNINGS:

@@ -196,3 +196,15 @@ def test_a_drawing_whose_name_says_another_format_gets_a_note(cli, tmp_path):
     assert r.code == 0, r.err
     assert r.err == f"puzzlesat: note: --png writes PNG, and {tmp_path / 'x.svg'} does not end in .png\n"
     assert (tmp_path / "x.svg").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_file_shadowed_by_a_bundled_name_is_mentioned(cli, tmp_path):
+    (tmp_path / "pentomino-3x20").write_text("not read\n")
+    r = cli("solve", "pentomino-3x20", "-b", "exact", cwd=tmp_path)
+    assert r.code == 0, r.err
+    assert r.err == ("puzzlesat: note: pentomino-3x20 is read as the bundled instance of that name; the file "
+                     "pentomino-3x20 here has no puzzle suffix (.box, .nin, .non, .toml, .xml) and is not read\n")
+    (tmp_path / "mine.box").write_text("BOX / 2 * 2\nELEMENT / (A) (1, 1), (1, 2), (2, 1), (2, 2)\n")
+    for name in ("mine.box", "./mine.box", str(tmp_path / "mine.box")):
+        r = cli("solve", name, "-b", "exact", cwd=tmp_path)
+        assert (r.code, r.err) == (0, ""), (name, r.err)
