@@ -215,6 +215,13 @@ def test_count_limit_2_answers_unique_or_multiple(cli):
     r = cli("count", "dancer", "--limit", "2")
     assert r.code == 0
     assert r.out.splitlines()[0] == "1 solution (unique)"
+    # a model counter counts them all (2, complete): the verdict all the same,
+    # and why no two solutions are shown
+    r = cli("count", "twins", "--limit", "2", "-b", "ganak")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert (lines[0], lines[-1]) == ("2 solutions: not unique", "(ganak counts without listing solutions; "
+                                     "-b exact or a SAT solver such as -b cadical195 shows them)")
 
 
 def test_preprocess_on_solve_and_count(cli):
