@@ -133,8 +133,8 @@ def run(args) -> int:
         for i, s in enumerate(shown, 1):
             print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")
         if n_shown and not shown and out.count and not backend.can_enumerate:
-            print(f"({out.backend} counts without listing solutions; -b exact or a SAT solver such as "
-                  "-b cadical195 shows them)")
+            print(f"({out.backend} counts without listing solutions; an engine that lists them, such as "
+                  "-b cadical195, shows them)")
     return EXIT_OK if out.complete else EXIT_INCOMPLETE
 
 

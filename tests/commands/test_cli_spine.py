@@ -221,7 +221,7 @@ def test_count_limit_2_answers_unique_or_multiple(cli):
     assert r.code == 0, r.err
     lines = r.out.splitlines()
     assert (lines[0], lines[-1]) == ("2 solutions: not unique", "(ganak counts without listing solutions; "
-                                     "-b exact or a SAT solver such as -b cadical195 shows them)")
+                                     "an engine that lists them, such as -b cadical195, shows them)")
 
 
 def test_preprocess_on_solve_and_count(cli):
