@@ -7,6 +7,7 @@ true *primary* variables.  It never knows what the variables mean.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -173,6 +174,20 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon
 
 
+def _start_holding_sigint(thread: threading.Thread) -> None:
+    """thread.start() with SIGINT held back until the thread runs (where
+    the platform can hold signals): a Ctrl-C then arrives once it does."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:  # pragma: no cover - not on Linux or macOS
+        thread.start()
+        return
+    block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        block(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def run_stoppable(work: Callable[[], object], stop: Callable[[], object]):
     """``work()``, a blocking call into a solver that releases the GIL, with
     Ctrl-C turned into ``stop()`` (the solver's own thread-safe interrupt).
@@ -200,8 +215,10 @@ def run_stoppable(work: Callable[[], object], stop: Callable[[], object]):
             finished.set()
 
     worker = threading.Thread(target=run, name="solver", daemon=True)
-    worker.start()
     try:
+        # a Ctrl-C during start() must stop the work too, or the caller frees
+        # the solver under it (a segfault): held until the thread runs
+        _start_holding_sigint(worker)
         while not finished.wait(0.05):
             pass
     except KeyboardInterrupt:
