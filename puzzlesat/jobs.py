@@ -633,7 +633,7 @@ class _ForkPool:
 PARALLEL_MIN_VARS = 300
 #: sub-problems per worker, so that uneven parts balance out
 PARTS_PER_JOB = 8
-#: what forked pool workers count: (puzzle, backend, problem, keep, time limit)
+#: what forked pool workers count: (puzzle, backend, problem, keep, stop_at); see _count_part
 _WORK = None
 #: shared memory where forked pool workers leave each part's count so far
 _PARTIAL = None
