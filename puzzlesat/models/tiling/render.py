@@ -338,7 +338,10 @@ def svg_box(puzzle, solution) -> str:
     copy = {c: i for i, (_, cells) in enumerate(solution.placements) for c in cells}
     names = piece_names(puzzle)
     idx = {n: i for i, n in enumerate(names)}
-    sym = _symbols_for(puzzle)
+    g = glyphs_for(puzzle)
+    # a cell shows its piece's letter when that is the name's initial, else
+    # the name itself (the text drawing's legend has no place here)
+    label = {n: g.first[n] if g.natural[n] else n for n in names}
     dims = puzzle.dims
     s = 28
     d = len(dims)
@@ -378,8 +381,9 @@ def svg_box(puzzle, solution) -> str:
                     continue
                 rr, gg, bb = colour(idx[n], len(names))
                 out.append(f'<rect x="{x}" y="{y}" width="{s}" height="{s}" fill="rgb({rr},{gg},{bb})"/>')
-                out.append(f'<text x="{x + s / 2}" y="{y + s * 0.68}" font-size="{s * 0.5}" '
-                           f'text-anchor="middle" font-family="sans-serif">{sym[n]}</text>')
+                size = s * 0.5 if len(label[n]) == 1 else min(s * 0.5, s * 0.85 / len(label[n]))
+                out.append(f'<text x="{x + s / 2}" y="{y + s * 0.5 + size * 0.36:.1f}" font-size="{size:.1f}" '
+                           f'text-anchor="middle" font-family="sans-serif">{_esc(label[n])}</text>')
                 # thick borders between different pieces
                 for (dr, dc, x1, y1, x2, y2) in ((-1, 0, x, y, x + s, y), (1, 0, x, y + s, x + s, y + s),
                                                  (0, -1, x, y, x, y + s), (0, 1, x + s, y, x + s, y + s)):

@@ -103,3 +103,13 @@ def test_symbols_stay_distinct_when_first_letters_clash():
     sym = symbols(["L", "l2"], repeated=frozenset({"L"}))
     assert sym == {"L": "L", "l2": "M"}
     assert symbols(list("FILNPTUVWXYZ")) == {c: c for c in "FILNPTUVWXYZ"}
+
+
+def test_square_svg_names_a_piece_whose_letter_the_legend_would_explain():
+    # one-sided tetrominoes: L4' and S4' are drawn M and U in text (named on
+    # the legend line); the SVG has no legend, so their cells carry the names
+    puzzle = load("[board]\nsize = [7, 8]\n[[pieces]]\nset = 'one-sided-tetrominoes'\ncount = 2\n", "t.toml")
+    solution = _solved(puzzle)
+    labels = [t.text for t in ET.fromstring(puzzle.render_svg(solution)).iter(NS + "text")]
+    assert sorted(set(labels)) == ["I", "L", "L4'", "O", "S", "S4'", "T"]
+    assert len(labels) == 56  # one per cell
