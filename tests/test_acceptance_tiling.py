@@ -200,34 +200,7 @@ def test_puzzle_file_suffixes_match_in_any_case(cli, tmp_path):
 
 
 # ------------------------------------------------ 4. .box details
-
-
-@pytest.mark.parametrize("text,message", [
-    ("# expected-count: 3\nBOX / 1 * 2\n# expected-count: 5\nELEMENT / (D) (1, 1), (1, 2)\n",
-     "f.box:3: '# expected-count:' given twice (first at line 1)"),
-    ("# Title: a\n# title: b\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n",
-     "f.box:2: '# title:' given twice (first at line 1)"),
-    # a statement over three lines: the duplicate is on the third
-    ("BOX / 2 * 2\nELEMENT / (A) (1, 1),\n  (1, 2),\n  (1, 1)\n",
-     "f.box:4: cell (1, 1) is listed twice (first at line 2)"),
-    ("BOX / 2 * 2\nELEMENT / (A) (1, 1),\n  (1, 2, 1)\n",
-     "f.box:3: cell (1, 2, 1) has 3 coordinates, the box has 2 dimensions"),
-    ("BOX / 2\nELEMENT / (A) (1, 1)\n", "f.box:2: cell (1, 1) has 2 coordinates, the box has 1 dimension"),
-    ("BOX / 2 * 2\nRESERVE / (*) (1, 1)\nRESERVE / (*) (1, 2),\n  (1, 1)\nELEMENT / (D) (2, 1), (2, 2)\n",
-     "f.box:4: cell (1, 1) is reserved twice (first at line 2)"),
-    ("BOX / 2 * 2\nRESERVE / (*) (1, 1),\n  (3, 1)\n", "f.box:3: reserved cell (3, 1) lies outside the 2 * 2 box"),
-    ("BOX / 3 * 3\nELEMENT / (A) (1, 1),\n  junk\n",
-     "f.box:3: unexpected text 'junk': cells are written (i, j, ...) separated by commas"),
-    # the user's text as written, commas included
-    ("BOX / 3 * 3\nELEMENT / (A) (1, 1), (3, 2\n",
-     "f.box:2: unexpected text '(3, 2' (a '(' without its ')'): cells are written (i, j, ...) separated by commas"),
-    ("# one-sided: A\n# one-sided: Q\nBOX / 1 * 2\nELEMENT / (A) (1, 1), (1, 2)\n",
-     "f.box:2: '# one-sided:' names no ELEMENT Q"),
-])
-def test_box_errors_are_at_the_line_of_the_text_at_fault(text, message):
-    with pytest.raises(InputError) as e:
-        load_box(text, "f.box")
-    assert str(e.value) == message
+# (the error cases are in tests/models/tiling/test_boxfile.py)
 
 
 def test_one_sided_lines_add_up():

@@ -68,6 +68,27 @@ def test_one_sided_comment():
      "f.box:2: unexpected text 'junk': cells are written (i, j, ...) separated by commas"),
     ("BOX / 3 * 3\nRESERVE / (A) (1, 1), (2, 2)\nELEMENT / (A) (1, 1), (1, 2)\n",
      "f.box:2: RESERVE (A): these cells are not a placement of piece A"),
+    # the acceptance review's: the line of the text at fault, keys given once
+    ("# expected-count: 3\nBOX / 1 * 2\n# expected-count: 5\nELEMENT / (D) (1, 1), (1, 2)\n",
+     "f.box:3: '# expected-count:' given twice (first at line 1)"),
+    ("# Title: a\n# title: b\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n",
+     "f.box:2: '# title:' given twice (first at line 1)"),
+    # a statement over three lines: the duplicate is on the third
+    ("BOX / 2 * 2\nELEMENT / (A) (1, 1),\n  (1, 2),\n  (1, 1)\n",
+     "f.box:4: cell (1, 1) is listed twice (first at line 2)"),
+    ("BOX / 2 * 2\nELEMENT / (A) (1, 1),\n  (1, 2, 1)\n",
+     "f.box:3: cell (1, 2, 1) has 3 coordinates, the box has 2 dimensions"),
+    ("BOX / 2\nELEMENT / (A) (1, 1)\n", "f.box:2: cell (1, 1) has 2 coordinates, the box has 1 dimension"),
+    ("BOX / 2 * 2\nRESERVE / (*) (1, 1)\nRESERVE / (*) (1, 2),\n  (1, 1)\nELEMENT / (D) (2, 1), (2, 2)\n",
+     "f.box:4: cell (1, 1) is reserved twice (first at line 2)"),
+    ("BOX / 2 * 2\nRESERVE / (*) (1, 1),\n  (3, 1)\n", "f.box:3: reserved cell (3, 1) lies outside the 2 * 2 box"),
+    ("BOX / 3 * 3\nELEMENT / (A) (1, 1),\n  junk\n",
+     "f.box:3: unexpected text 'junk': cells are written (i, j, ...) separated by commas"),
+    # the user's text as written, commas included
+    ("BOX / 3 * 3\nELEMENT / (A) (1, 1), (3, 2\n",
+     "f.box:2: unexpected text '(3, 2' (a '(' without its ')'): cells are written (i, j, ...) separated by commas"),
+    ("# one-sided: A\n# one-sided: Q\nBOX / 1 * 2\nELEMENT / (A) (1, 1), (1, 2)\n",
+     "f.box:2: '# one-sided:' names no ELEMENT Q"),
 ])
 def test_errors_name_file_line_and_problem(text, message):
     with pytest.raises(InputError) as e:
