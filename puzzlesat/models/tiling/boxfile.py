@@ -26,8 +26,7 @@ from __future__ import annotations
 import math
 import re
 
-from ...errors import InputError
-from ...errors import plural
+from ...errors import InputError, plural
 from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, shorten
 from .geometry import is_connected
 from .lattice import CubicLattice
@@ -170,11 +169,11 @@ def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> 
     quoted as written."""
     rest = st.body[start:]
     at = lambda offset: st.line_at(start + offset)  # noqa: E731
-    out: list[tuple[int, ...]] = []
-    lines: list[int] = []
+    first_line: dict[tuple[int, ...], int] = {}  # cell -> its line, in the order written
+    matches = list(_TUPLE.finditer(rest))
     gaps = []  # (offset, text) between the cells
     end = 0
-    for m in _TUPLE.finditer(rest):
+    for m in matches:
         gaps.append((end, rest[end:m.start()]))
         end = m.end()
     gaps.append((end, rest[end:]))
@@ -184,7 +183,7 @@ def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> 
             hint = " (a '(' without its ')')" if "(" in junk and ")" not in junk else ""
             raise InputError(f"unexpected text {shorten(junk)!r}{hint}: cells are written (i, j, ...) "
                              "separated by commas", path, at(offset + len(gap) - len(gap.lstrip(" ,"))))
-    for m in _TUPLE.finditer(rest):
+    for m in matches:
         t, no = m.group(1), at(m.start())
         xs = [_whole(x) for x in t.split(",")]
         if any(x is None for x in xs):
@@ -198,15 +197,14 @@ def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> 
         if any(x < 1 for x in xs):
             raise InputError(f"cell ({shorten(t)}): indices start at 1", path, no)
         c = tuple(x - 1 for x in xs) + (0,) * (d - len(xs))
-        if c in out:
-            first = lines[out.index(c)]
+        if c in first_line:
+            first = first_line[c]
             raise InputError(f"cell {_fmt(c)} is listed twice" + (f" (first at line {first})" if first != no else ""),
                              path, no)
-        out.append(c)
-        lines.append(no)
-    if not out:
+        first_line[c] = no
+    if not first_line:
         raise InputError("no cells given", path, at(0))
-    return out, lines
+    return list(first_line), list(first_line.values())
 
 
 def _whole(text: str) -> int | str | None:
