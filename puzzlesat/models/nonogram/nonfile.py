@@ -45,8 +45,7 @@ import difflib
 import html
 import re
 
-from ...errors import InputError
-from ...errors import plural
+from ...errors import InputError, plural
 from .build import Draft, echo, finish, read_clue, read_size
 from .puzzle import Nonogram
 

@@ -33,8 +33,7 @@ import re
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
-from ...errors import InputError
-from ...errors import plural
+from ...errors import InputError, plural
 from .build import Draft, echo, finish, read_clue
 from .puzzle import Nonogram
 
