@@ -23,6 +23,7 @@ written.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 
@@ -50,15 +51,16 @@ class _Statement:
 
     def __init__(self, keyword: str, body: str, line: int):
         self.keyword, self.body, self.line = keyword, body, line
-        self._starts = [(0, line)]  # (offset in body, file line), increasing
+        self._offsets, self._lines = [0], [line]  # where each line's text starts in body, increasing
 
     def add(self, text: str, line: int) -> None:
         self.body += " "
-        self._starts.append((len(self.body), line))
+        self._offsets.append(len(self.body))
+        self._lines.append(line)
         self.body += text
 
     def line_at(self, offset: int) -> int:
-        return max(no for at, no in self._starts if at <= offset)
+        return self._lines[bisect.bisect_right(self._offsets, offset) - 1]
 
 
 def load(text: str, path: str):
