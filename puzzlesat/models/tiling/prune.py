@@ -13,16 +13,20 @@ benchmarks/counting-results.md).
 The test is geometric, so the set of dead placements is closed under the
 board's symmetries and symmetry-reduced counting stays exact (regions are
 explored whole: a cut-off exploration would depend on the order cells are
-visited, and so break that).  The pass costs a flood fill per placement; on
-boards where that would exceed ``MAX_WORK`` cell visits it is skipped.
+visited, and so break that).  The pass costs a flood fill per placement, on
+the board's cells as the bits of an integer (:class:`Cells`); it is skipped
+where placements x cells exceeds ``MAX_WORK``.
 """
 
 from __future__ import annotations
 
 from .geometry import is_connected
 
-#: skip the pass when placements x board cells exceeds this (~1 s of Python)
-MAX_WORK = 3_000_000
+#: skip the pass when placements x board cells exceeds this: ~0.5 s in the
+#: worst case measured (P pentominoes in a 3 x 1000 strip, where most
+#: placements split the strip and both sides are filled whole); ordinary
+#: boards take far less (100 x 100 dominoes, 2e8: 0.3 s)
+MAX_WORK = 10_000_000
 
 
 def dead_placements(tiling, problem) -> list[int]:
@@ -35,14 +39,12 @@ def dead_placements(tiling, problem) -> list[int]:
     board = tiling.board
     if len(problem.primary) * len(board) > MAX_WORK:
         return []
-    index = {c: i for i, c in enumerate(sorted(board))}
-    adj = [[index[q] for q in lattice.neighbours(c) if q in index] for c in sorted(board)]
+    cells = Cells(board, lattice)
     fillable = {p.name: _sums(tiling.pieces, without=p.name) for p in tiling.pieces}
     dead = []
     for v in sorted(problem.primary):
         m = problem.meaning(v)
-        used = {index[c] for c in m.cells}
-        if _cuts_off(used, adj, fillable[m.piece]):
+        if _cuts_off(cells.mask(m.cells), cells, fillable[m.piece]):
             dead.append(v)
     return dead
 
@@ -57,21 +59,100 @@ def _sums(pieces, without: str) -> int:
     return reach
 
 
-def _cuts_off(used: set[int], adj: list[list[int]], reach: int) -> bool:
-    seen = set(used)
-    for c in used:
-        for start in adj[c]:
-            if start in seen:
-                continue
-            seen.add(start)
-            region = [start]
-            i = 0
-            while i < len(region):
-                for q in adj[region[i]]:
-                    if q not in seen:
-                        seen.add(q)
-                        region.append(q)
-                i += 1
-            if not (reach >> len(region)) & 1:
-                return True
+class Cells:
+    """The board's cells as the bits of an integer, so that a flood fill is a
+    few shifts per step instead of a visit per cell.
+
+    A cell's bit is its place in the board's bounding box, row-major: on a
+    grid lattice a neighbour in a given direction is then always the same
+    number of bits away.  The adjacent pairs are grouped by that distance
+    ``d``; ``steps`` holds, for each ``d``, the bits of the cells whose
+    neighbour is ``d`` bits up (or down, for d < 0).  Any lattice works (the
+    groups are built from its ``neighbours``); a regular one has few groups
+    (4 for squares, 6 for triangles)."""
+
+    def __init__(self, board, lattice):
+        order = sorted(board)
+        if all(isinstance(x, int) for c in order for x in c):
+            lo = [min(c[k] for c in order) for k in range(len(order[0]))]
+            hi = [max(c[k] for c in order) for k in range(len(order[0]))]
+            stride, self.bit = 1, {}
+            strides = []
+            for k in reversed(range(len(lo))):
+                strides.append(stride)
+                stride *= hi[k] - lo[k] + 1
+            strides.reverse()
+            self.bit = {c: sum((x - l) * st for x, l, st in zip(c, lo, strides)) for c in order}
+        else:  # (no lattice here has such points, but nothing below needs a grid)
+            self.bit = {c: i for i, c in enumerate(order)}
+        groups: dict[int, int] = {}
+        for c in order:
+            i = self.bit[c]
+            for q in lattice.neighbours(c):
+                j = self.bit.get(q)
+                if j is not None:
+                    groups[j - i] = groups.get(j - i, 0) | 1 << i
+        self.steps = sorted(groups.items())
+        #: the board's connected components, as masks
+        self.components = []
+        rest = self.mask(order)
+        while rest:
+            comp = self.fill(rest & -rest, rest)
+            self.components.append(comp)
+            rest &= ~comp
+
+    def mask(self, cells) -> int:
+        out = 0
+        for c in cells:
+            out |= 1 << self.bit[c]
+        return out
+
+    def around(self, bits: int) -> int:
+        """The cells next to ``bits`` (and ``bits`` itself)."""
+        out = bits
+        for d, has in self.steps:
+            x = bits & has
+            out |= x << d if d > 0 else x >> -d
+        return out
+
+    def fill(self, start: int, free: int) -> int:
+        """The cells of ``free`` connected to ``start`` within it."""
+        region = start
+        while True:
+            grown = self.around(region) & free
+            if grown == region:
+                return region
+            region = grown
+
+    def component(self, bits: int) -> int:
+        """The component holding the (connected) cells ``bits``."""
+        return next(comp for comp in self.components if comp & bits)
+
+
+def _cuts_off(used: int, cells: Cells, reach: int) -> bool:
+    """Does taking the cells ``used`` (connected) leave a free region next
+    to them whose size is not in ``reach``?
+
+    Every region left in the component of ``used`` is entered from a cell
+    next to ``used`` (a path from anywhere in it to ``used`` ends in one).
+    So once a fill has reached all of those cells not yet in a region, it
+    is in the last region, which is the rest of the component: its size is
+    known without filling it whole.  (The regions are still each counted
+    whole, so the answer does not depend on the order of the fill: see the
+    module doc.)"""
+    free = cells.component(used) & ~used
+    border = cells.around(used) & free
+    while border:
+        region = border & -border
+        while border & ~region:
+            grown = cells.around(region) & free
+            if grown == region:
+                break
+            region = grown
+        else:  # every border cell reached: the region is all that is free
+            region = free
+        if not (reach >> region.bit_count()) & 1:
+            return True
+        border &= ~region
+        free &= ~region
     return False

@@ -111,3 +111,62 @@ def test_count_reports_the_implied_constraints_it_added(cli):
     assert out["implied_constraints"] == len(dead_placements(t, t.compile())) > 0
     text = cli("count", "pentomino-3x20", "-b", "exact")
     assert f"{out['implied_constraints']} implied constraints added" in text.out
+
+
+def _oracle(tiling, problem) -> set[int]:
+    """Dead placements by the definition, written independently of prune.py:
+    for each placement, flood-fill the board's other cells by the lattice's
+    neighbours (cell tuples, no bits), and call it dead when a region next to
+    it has a size no multiset of the other pieces sums to."""
+    board = set(tiling.board)
+    dead = set()
+    for v in problem.primary:
+        m = problem.meaning(v)
+        sums = {0}
+        for p in tiling.pieces:
+            for _ in range(p.count - (p.name == m.piece)):
+                sums |= {s + len(p.cells) for s in sums}
+        used = set(m.cells)
+        left = board - used
+        starts = [q for c in used for q in tiling.lattice.neighbours(c) if q in left]
+        for s in starts:
+            if s not in left:
+                continue  # in a region already measured
+            left.discard(s)
+            stack, size = [s], 0
+            while stack:
+                c = stack.pop()
+                size += 1
+                for q in tiling.lattice.neighbours(c):
+                    if q in left:
+                        left.discard(q)
+                        stack.append(q)
+            if size not in sums:
+                dead.add(v)
+                break
+    return dead
+
+
+@pytest.mark.parametrize("name", ["pentomino-8x8-four-holes", "pentomino-8x8-hole", "pentomino-2x3x10",
+                                  "pentomino-5x3x2x2", "tetromino-pairs-5x8", "hexiamonds-6x6",
+                                  "hexagon-tetrahexes-trihexes", "no0"])
+def test_dead_placements_match_the_definition_on_every_lattice(name):
+    t = load_puzzle(name)
+    p = t.compile()
+    assert set(dead_placements(t, p)) == _oracle(t, p)
+
+
+def test_a_board_in_two_parts_is_measured_per_part():
+    # a 1x6 strip whose cell 3 is a hole: parts 0-2 and 4-5, a tromino and a
+    # domino.  The domino at 0-1 leaves cell 2 alone in its part: dead (only
+    # the tromino is left), though the cells free on the whole board (2, 4, 5)
+    # would be a tromino's worth.  The domino at 4-5 leaves nothing next to it.
+    lat = CubicLattice(2)
+    board = {(0, c) for c in range(6) if c != 3}
+    t = build_tiling(lattice=lat, board=board, path=None,
+                     pieces=[PieceSpec("T", [(0, 0), (0, 1), (0, 2)]), PieceSpec("D", [(0, 0), (0, 1)])])
+    p = t.compile()
+    dead = {(p.meaning(v).piece, min(c[1] for c in p.meaning(v).cells)) for v in dead_placements(t, p)}
+    assert dead == {("D", 0), ("D", 1)}
+    assert set(dead_placements(t, p)) == _oracle(t, p)
+    assert jobs.count(t, get_backend("exact")).count == 1
