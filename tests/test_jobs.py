@@ -313,6 +313,31 @@ def test_verifier_catches_a_deformed_piece():
     pytest.fail("no cell swap produced a deformed piece")
 
 
+def test_verifier_with_every_placement_known_still_checks_the_board_and_counts():
+    # once a solution's placements are known to be congruent, the verifier
+    # checks in bulk; a solution made of known placements is still refused,
+    # by the cell-by-cell check's own message
+    puzzle, sol = _solution()
+    puzzle.verify(sol)
+    twice = TilingSolution([sol.placements[0], *sol.placements[:1], *sol.placements[2:]])
+    with pytest.raises(VerificationError, match=r"cell \(\d+, \d+\) covered by both"):
+        puzzle.verify(twice)
+    with pytest.raises(VerificationError, match=r"cell \(\d+, \d+\) is not covered"):
+        puzzle.verify(TilingSolution(sol.placements[1:]))
+    # every cell covered once, but a piece's placement named as another piece:
+    # not a placement seen before, so the cell-by-cell check looks at its shape
+    pairs = load_puzzle("tetromino-pairs-5x8")
+    good = jobs.solve(pairs, get_backend("exact")).solution
+    pairs.verify(good)
+    names = [n for n, _ in good.placements]
+    a = names[0]
+    b = next(n for n in names if n != a)
+    (_, cells_b) = next(pl for pl in good.placements if pl[0] == b)
+    relabelled = [(a if cells == cells_b else n, cells) for n, cells in good.placements]
+    with pytest.raises(VerificationError, match=f"piece {a} placed at .* is not an image of its shape"):
+        pairs.verify(TilingSolution(relabelled))
+
+
 def test_verifier_remembers_nothing_across_a_change_of_pieces():
     puzzle, sol = _solution()
     puzzle.verify(sol)  # its placements are now known to be congruent

@@ -19,6 +19,7 @@ from ...puzzle import Puzzle
 from . import render
 from .geometry import Shape, apply_affine, board_symmetries, normalize, orientations, placements
 from .lattice import Lattice, Point
+from .prune import dead_placements
 
 
 class Place(NamedTuple):
@@ -125,8 +126,6 @@ class Tiling(Puzzle):
     def implied(self, problem: Problem) -> list:
         """Placements that cut off a region no remaining pieces can fill are
         false (see :mod:`.prune`)."""
-        from .prune import dead_placements
-
         return [Clause((-v,)) for v in dead_placements(self, problem)]
 
     def _symmetries(self, prob: Problem) -> list[dict[int, int]]:
@@ -169,6 +168,30 @@ class Tiling(Puzzle):
         """Check the rules directly: every free cell covered exactly once, no
         hole covered, each piece used its count times, each placement a
         rotation/reflection (as the piece allows) plus translation of its piece."""
+        if not self._verified_at_once(solution):
+            self._verify_cell_by_cell(solution)
+
+    def _verified_at_once(self, solution: TilingSolution) -> bool:
+        """The rules checked in bulk, for the solutions of a count (tens of
+        thousands of them): True when the solution keeps them all.  False
+        sends it to :meth:`_verify_cell_by_cell`, which names what is wrong
+        (or finds nothing: a placement not checked for congruence before)."""
+        if self.fixed:
+            return False
+        _, congruent = self._verifier_tables()
+        counts: dict[str, int] = {}
+        covered: set = set()
+        n = 0
+        for name, cells in solution.placements:
+            if (name, tuple(cells)) not in congruent:
+                return False
+            counts[name] = counts.get(name, 0) + 1
+            covered.update(cells)
+            n += len(cells)
+        return (n == len(covered) == len(self.board) and covered == self.board
+                and counts == {p.name: p.count for p in self.pieces})
+
+    def _verify_cell_by_cell(self, solution: TilingSolution) -> None:
         counts: dict[str, int] = {}
         covered: dict[Point, str] = {}
         fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
@@ -187,7 +210,7 @@ class Tiling(Puzzle):
             if is_fixed:
                 continue
             counts[name] = counts.get(name, 0) + 1
-            key = (name, frozenset(cells))
+            key = (name, tuple(cells))
             if key in congruent:
                 continue
             if not _congruent(self.lattice, images[name], cells):
