@@ -19,14 +19,23 @@ On connecting, the driver checks that every worker runs the same puzzlesat
 source (a hash of its modules): objects pickled by one version and run by
 another could otherwise count the wrong thing without an error.
 
+While it runs, each task sends its count so far to the driver (an event
+on a topic of the job's own, at most every REPORT_EVERY seconds), which
+moves the progress line, and at the same times looks at the job's stop flag
+(a Dask ``Event``).
+
 Stopping: every task is given the job's deadline as a wall-clock time
 (clocks are assumed in step, as NTP keeps them) and stops there on its own:
 engines that can stop mid-search (PySAT, CP-SAT) at once, the exact-cover
-engine (inline in Dask's daemonic workers) between two solutions.  At the
-time limit the driver waits up to LEFTOVER_GRACE seconds for the running
-tasks' counts so far and reports the sum with the finished ones' (a lower
-bound); on Ctrl-C it reports the finished ones' at once.  Either way it
-cancels the tasks not started.
+engine (inline in Dask's daemonic workers) between two solutions.  On
+Ctrl-C, or when ``--limit`` is reached, the driver raises the stop flag, and
+a task stops at its next look (an engine looks when it hands back a
+solution or reports its count: between two solutions, again, for every
+engine but Ganak, which runs to its end or the deadline).  At the time
+limit and on Ctrl-C the driver waits up to LEFTOVER_GRACE seconds for the
+running tasks' counts so far, takes the last count it heard from a task
+that has not answered by then, and reports the sum with the finished ones'
+(a lower bound).  Tasks not started are cancelled.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import queue
 import time
+import uuid
 from pathlib import Path
 
 from .backends import BackendError
@@ -43,6 +53,8 @@ CONNECT_TIMEOUT = 10.0
 #: seconds a count stopped by its time limit waits for the tasks still
 #: running to hand back their counts so far (they stop at the same deadline)
 LEFTOVER_GRACE = 3.0
+#: seconds between a running task's reports (its count, a look at the stop flag)
+REPORT_EVERY = 0.5
 
 
 def code_fingerprint(root: Path | None = None) -> str:
@@ -102,6 +114,10 @@ class Cluster:
             raise
         self._futures: list = []
         self._finished: queue.SimpleQueue = queue.SimpleQueue()
+        #: the running job's name (its topic and stop flag are named after it)
+        self._job: str | None = None
+        #: part -> the last count its task reported (written in the client's thread)
+        self._heard: dict[int, int] = {}
         #: sub-problems sent so far
         self.tasks = 0
 
@@ -109,9 +125,14 @@ class Cluster:
         return f"{self.address} ({self.workers} workers, {self.threads} threads)"
 
     def start(self, fn, work, tasks) -> None:
-        """Send ``work`` to every worker once, then one ``fn(work, task)`` per task."""
+        """Send ``work`` to every worker once, then one ``fn(work, task,
+        channel)`` per task (``channel``: a :class:`TaskChannel` to this job)."""
+        self._job = uuid.uuid4().hex
+        self._heard = {}
+        self.client.subscribe_topic(_topic(self._job), self._hear)
+        channel = TaskChannel(self._job)
         shared = self.client.scatter([work], broadcast=True, hash=False)[0]
-        self._futures = [self.client.submit(fn, shared, t, pure=False) for t in tasks]
+        self._futures = [self.client.submit(fn, shared, t, channel, pure=False) for t in tasks]
         self._finished = queue.SimpleQueue()
         for f in self._futures:
             f.add_done_callback(self._finished.put)  # called in the client's thread
@@ -131,35 +152,112 @@ class Cluster:
         except KilledWorker as e:
             raise BackendError(f"a sub-problem kept killing Dask workers at {self.address}: {e}") from None
 
-    def partial(self, parts) -> int:
-        """Running tasks report nothing until they end."""
-        return 0
+    def _hear(self, event) -> None:
+        """A running task's report: (timestamp, (part, count so far))."""
+        i, n = event[1]
+        if n > self._heard.get(i, 0):
+            self._heard[i] = n
 
-    def leftover(self, parts, timed_out: bool) -> int:
-        """At the job's deadline every task stops on its own and hands back
-        its count so far: those that arrive within LEFTOVER_GRACE seconds
-        count (after Ctrl-C the tasks go on, so nothing is waited for)."""
-        total = 0
-        if not timed_out:
-            return total
+    def partial(self, parts) -> int:
+        """The counts these (unfinished) parts' tasks last reported."""
+        return sum(self._heard.get(i, 0) for i in parts)
+
+    def leftover(self, parts, why: str | None) -> int:
+        """What these unfinished parts add to a count stopped now (``why``:
+        its stopped_by).  At the deadline every task stops on its own; after
+        Ctrl-C the stop flag tells them to.  Either way they hand back their
+        counts so far, and those that arrive within LEFTOVER_GRACE seconds
+        count; a part that has not answered by then counts what its task
+        last reported.  Stopped by the limit (or an error), the reports are
+        enough and nothing is waited for."""
+        counts = {i: self._heard.get(i, 0) for i in parts}
+        if why != "time-limit":
+            self._raise_stop_flag()
+        if why not in ("time-limit", "interrupted"):
+            return sum(counts.values())
         end = time.monotonic() + LEFTOVER_GRACE
         waiting = set(parts)
-        while waiting:
-            try:
-                i, n, *_ = self.next(max(0.0, end - time.monotonic()))
-            except TimeoutError:
-                break
-            if i in waiting:
-                waiting.discard(i)
-                total += n
-        return total
+        try:
+            while waiting:
+                try:
+                    i, n, *_ = self.next(max(0.0, end - time.monotonic()))
+                except TimeoutError:
+                    break
+                if i in waiting:
+                    waiting.discard(i)
+                    counts[i] = max(counts[i], n)
+        except KeyboardInterrupt:  # a second Ctrl-C: what has been heard so far
+            pass
+        return sum(counts.values())
+
+    def _raise_stop_flag(self) -> None:
+        if self._job is None:
+            return
+        from distributed import Event
+
+        try:
+            Event(_stop_flag(self._job), client=self.client).set()
+        except Exception:  # noqa: BLE001 - a scheduler gone: nothing left to stop
+            pass
 
     def stop(self) -> None:
-        """Cancel what has not finished (the next job starts afresh)."""
+        """Stop the running tasks, cancel those not started (the next job starts afresh)."""
         if self._futures:
+            if any(not f.done() for f in self._futures):
+                self._raise_stop_flag()
             self.client.cancel(self._futures)
+        if self._job is not None:
+            try:
+                self.client.unsubscribe_topic(_topic(self._job))
+            except Exception:  # noqa: BLE001 - a client already closed has no subscriptions
+                pass
+            self._job = None
         self._futures = []
 
     def close(self) -> None:
         self.stop()
         self.client.close()
+
+
+def _topic(job: str) -> str:
+    return f"puzzlesat-count-{job}"
+
+
+def _stop_flag(job: str) -> str:
+    return f"puzzlesat-stop-{job}"
+
+
+class TaskChannel:
+    """A task's line to the driver (see :func:`puzzlesat.jobs._count_part`):
+    ``report(i, n)`` sends part ``i``'s count so far and answers whether the
+    job's stop flag is up, at most every REPORT_EVERY seconds per part (in
+    between it answers what it last saw).  Pickled, it is only the job's
+    name: a worker makes its own Event and finds its worker on first use."""
+
+    def __init__(self, job: str):
+        self.job = job
+        self._next: dict[int, float] = {}
+        self._stop = False
+        self._flag = None
+
+    def __getstate__(self):
+        return {"job": self.job}
+
+    def __setstate__(self, state):
+        self.__init__(state["job"])
+
+    def report(self, i: int, n: int) -> bool:
+        now = time.monotonic()
+        if self._stop or now < self._next.get(i, 0.0):
+            return self._stop
+        self._next[i] = now + REPORT_EVERY
+        from distributed import Event, get_worker
+
+        try:
+            get_worker().log_event(_topic(self.job), (i, n))
+            if self._flag is None:
+                self._flag = Event(_stop_flag(self.job))
+            self._stop = self._flag.is_set()
+        except ValueError:  # not in a Dask worker: nobody to tell
+            pass
+        return self._stop

@@ -533,9 +533,10 @@ class _Counter:
         (``executor.partial``) move the progress line; a count stopped by the
         time limit, Ctrl-C or the limit adds them to the finished ones' (each
         is a count of distinct solutions of its own disjoint part, so the sum
-        is still a lower bound).  A cluster's tasks report nothing while they
-        run; they stop on their own at the job's deadline (a wall-clock time,
-        nothing kills them) and hand back their counts so far, which
+        is still a lower bound).  A cluster's running tasks report their
+        counts now and then; they stop on their own at the job's deadline (a
+        wall-clock time), or when the driver raises their stop flag (Ctrl-C,
+        the limit), and hand back their counts so far, which
         ``executor.leftover`` collects for a short grace period."""
         deadline = Deadline(remaining)
         executor = self.cluster or _ForkPool(min(self.jobs, len(parts)))
@@ -578,7 +579,7 @@ class _Counter:
             complete, stopped = False, "interrupted"
         finally:
             if unfinished:
-                total += executor.leftover(unfinished, stopped == "time-limit")
+                total += executor.leftover(unfinished, stopped)
             executor.stop()
         if budget is not None and total >= budget:
             total = budget  # as a single search stops at its budget
@@ -609,8 +610,9 @@ class _ForkPool:
         """The solutions the workers have found so far in these (unfinished) parts."""
         return sum(_PARTIAL[i] for i in parts) if _PARTIAL is not None else 0
 
-    def leftover(self, parts, timed_out: bool) -> int:
-        """What these unfinished parts add to a count stopped now."""
+    def leftover(self, parts, why: str | None) -> int:
+        """What these unfinished parts add to a count stopped now (``why``:
+        its stopped_by); the workers are terminated next, so no need to wait."""
         return self.partial(parts)
 
     def next(self, timeout: float | None):
@@ -650,7 +652,8 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
     solutions (``solutions_are_free = False``) only when they are kept or
     ``see`` (called with each solution and its decoding) wants them.
     ``keep``: False, True (keep every solution) or how many to keep at most.
-    ``on_count``: see Backend.search."""
+    ``tick`` is called after each solution handed back; True from it, or from
+    ``on_count`` (see Backend.search), stops the search."""
     kept, assignments = [], []
     wants_solutions = backend.can_enumerate and (keep or see is not None
                                                  or getattr(backend, "solutions_are_free", True))
@@ -662,8 +665,7 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
             assignments.append(sol)
         if see is not None:
             see(sol, decoded)
-        tick()
-        return None
+        return tick()  # (True: stop, from a part's channel)
 
     r = backend.search(problem, limit=budget, time_limit=time_limit,
                        on_solution=on_solution if wants_solutions else None, phases=phases, on_count=on_count)
@@ -671,34 +673,53 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
     return r
 
 
-def _count_part(work, task, partial=None):
+def _count_part(work, task, channel=None):
     """Count one sub-problem: the shared problem with some literals forced
     (``work``: puzzle, back end, problem, what to keep, and the wall-clock
-    time to stop at, or None), leaving its count so far in ``partial[i]`` as
-    it goes, when given."""
+    time to stop at, or None).  ``channel``, when given, hears the part's
+    count so far as it goes (``channel.report(i, n)``) and stops the search
+    by answering True (at the engine's next solution or count report)."""
     i, lits, budget = task
     puzzle, backend, problem, keep, stop_at = work
     time_limit = None if stop_at is None else max(0.0, stop_at - time.time())
     sub = problem.with_constraints([Clause((l,)) for l in lits])
     tick = on_count = None
-    if partial is not None:
-        partial[i] = 0
+    if channel is not None:
+        found = 0
+        channel.report(i, 0)
 
         def tick():
-            partial[i] += 1
+            nonlocal found
+            found += 1
+            return channel.report(i, found)
 
         def on_count(n):
-            partial[i] = max(partial[i], n)
+            nonlocal found
+            found = max(found, n)
+            return channel.report(i, found)
     r = _search_verified(puzzle, backend, sub, budget, time_limit, keep, tick or (lambda: None),
                          on_count=on_count)
     return i, r.count, r.complete, r.stopped_by, r.solutions, r.assignments
+
+
+class _SharedCounts:
+    """A forked pool worker's channel: its parts' counts so far, in the
+    shared memory the parent reads (it never asks a part to stop: it
+    terminates the pool)."""
+
+    def __init__(self, counts):
+        self.counts = counts
+
+    def report(self, i: int, n: int) -> bool:
+        self.counts[i] = n
+        return False
 
 
 def _count_part_here(task):
     """A forked pool worker: the work it inherited.  No time limit here: the
     parent enforces it by terminating the pool (and daemonic workers could
     not start the child some engines time out in)."""
-    return _count_part(_WORK, task, _PARTIAL)
+    return _count_part(_WORK, task, None if _PARTIAL is None else _SharedCounts(_PARTIAL))
 
 
 def split(problem: Problem, target: int) -> list[tuple[int, ...]]:

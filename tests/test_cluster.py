@@ -112,6 +112,88 @@ def test_cluster_time_limit_adds_what_the_running_tasks_found(scheduler):
     assert (out.count, out.complete, out.stopped_by) == (14, False, "time-limit")
 
 
+class _Trickle(Backend):
+    """Counts one more solution every 0.05 s and says so (on_count) until its
+    time limit, or until on_count answers True (the stop flag): then it
+    hands back its count plus STOPPED, a mark that it stopped on the flag.
+    Each step adds a byte to the file ``beat`` (the workers are processes
+    on this machine): while any task runs, the file grows."""
+
+    name = "trickle"
+    solutions_are_free = False
+    STOPPED = 1000
+
+    def __init__(self, beat):
+        self.beat = str(beat)
+
+    def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None,
+               on_count=None):
+        end = time.monotonic() + (time_limit if time_limit is not None else 120)
+        k = 0
+        while time.monotonic() < end:
+            time.sleep(0.05)
+            k += 1
+            with open(self.beat, "a") as f:
+                f.write(".")
+            if on_count(k):
+                return SearchResult(k + self.STOPPED, False, self.name, 0.0, [], "callback")
+        return SearchResult(k, False, self.name, 0.0, [], "time-limit")
+
+
+@pytest.fixture
+def trickle_cluster(scheduler):
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import a test module
+    cl = cluster_mod.Cluster(scheduler)
+    try:
+        yield cl
+    finally:
+        cl.close()
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
+def _still(beat, within=5.0) -> bool:
+    """Has every _Trickle stopped, within ``within`` seconds?  (The file
+    ``beat`` stays the same size for a second; Dask forgets a cancelled task
+    at once, so its own books cannot say whether the task's thread stopped.)"""
+    end = time.monotonic() + within
+    size = beat.stat().st_size
+    while time.monotonic() < end:
+        time.sleep(1.0)
+        now = beat.stat().st_size
+        if now == size:
+            return True
+        size = now
+    return False
+
+
+def test_cluster_tasks_report_their_counts_and_stop_on_the_flag(trickle_cluster, tmp_path):
+    cl = trickle_cluster
+    puzzle = load_puzzle("pentomino-3x20")
+    beat = tmp_path / "beat"
+    work = (puzzle, _Trickle(beat), puzzle.compile(), False, time.time() + 120)
+    cl.start(jobs._count_part, work, [(0, (), None), (1, (), None)])
+    end = time.monotonic() + 20
+    while cl.partial({0, 1}) < 2 and time.monotonic() < end:  # what moves the progress line
+        time.sleep(0.1)
+    heard = cl.partial({0, 1})
+    assert heard >= 2
+    # Ctrl-C: the flag goes up, both tasks stop at their next report and hand back their counts
+    n = cl.leftover({0, 1}, "interrupted")
+    assert n >= 2 * _Trickle.STOPPED + heard
+    cl.stop()
+    assert _still(beat)
+
+
+def test_cluster_limit_stops_the_running_tasks(trickle_cluster, tmp_path):
+    cl = trickle_cluster
+    beat = tmp_path / "beat"
+    out = jobs.count(load_puzzle("pentomino-6x10"), _Trickle(beat), limit=5, cluster=cl)
+    assert (out.count, out.complete, out.stopped_by) == (5, False, "limit")
+    assert _still(beat)  # without the flag they would run on for 120 s
+
+
 def test_cluster_ctrl_c_is_a_labelled_lower_bound(scheduler, interrupted):
     r = interrupted("count", "pentomino-6x10", "--cluster", scheduler, "--progress", after="counting: ")
     assert r.code == cli.EXIT_INCOMPLETE, r.err

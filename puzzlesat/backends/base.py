@@ -109,7 +109,7 @@ class Backend:
         keep: bool = False,
         on_solution: OnSolution | None = None,
         phases: frozenset | None = None,
-        on_count: Callable[[int], None] | None = None,
+        on_count: Callable[[int], Optional[bool]] | None = None,
     ) -> SearchResult:
         """Count (and hand back) solutions.  ``phases``, a set of true primary
         variables, is a hint: an engine that can start its search from that
@@ -119,7 +119,9 @@ class Backend:
         ``on_count`` is called now and then with the number of solutions
         found so far by an engine that counts solutions without handing each
         to ``on_solution`` (progress, and the partial count of a sub-problem
-        still running when a split count stops); the others ignore it."""
+        still running when a split count stops); the others ignore it.  Like
+        ``on_solution``, returning True stops the search (stopped_by
+        "callback")."""
         raise NotImplementedError
 
     # -- conveniences built on search

@@ -135,8 +135,9 @@ class ExactCoverBackend(Backend):
                         break
                 elif kind == "n":
                     count = msg[1]
-                    if on_count is not None:
-                        on_count(count)
+                    if on_count is not None and on_count(count):
+                        stopped = "callback"
+                        break
                 elif kind == "done":
                     if not want:
                         count = msg[1]
