@@ -5,9 +5,12 @@ enforced in full), so setting a cell and propagating is a line-logic probe.
 A cell whose one value propagates to a conflict takes the other; a cell
 whose two values agree on some cell fixes that one too.  Rounds repeat until
 nothing new is fixed.  Prints the cells known after line logic and after each
-round, with CPU seconds:
+round, with CPU seconds.  ``--then ENGINE`` then searches for a solution
+of the puzzle's usual model with the cells probing fixed given as units
+(verified by the family's checker when found):
 
     python benchmarks/nonogram_probing.py ../shared/data/nonograms/survey/faase.non
+    python benchmarks/nonogram_probing.py ../shared/data/nonograms/survey/faase.non --then cpsat --time-limit 150
 """
 
 from __future__ import annotations
@@ -17,13 +20,17 @@ import time
 
 from pysat.solvers import Solver
 
+from puzzlesat.backends import get_backend
 from puzzlesat.encoders.cnf import encode_cnf
 from puzzlesat.loading import load_puzzle
+from puzzlesat.problem import Clause
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("puzzle")
+    ap.add_argument("--then", metavar="ENGINE", help="then search with this back end from the cells probing fixed")
+    ap.add_argument("--time-limit", type=float, default=60.0, help="for --then (seconds, wall)")
     args = ap.parse_args()
     puzzle = load_puzzle(args.puzzle)
     problem = puzzle.compile(line_encoding="regular", preprocess=True)  # line logic's cells as units
@@ -57,6 +64,18 @@ def main() -> None:
                   flush=True)
             if len(known) == before:
                 break
+    if args.then:
+        usual = puzzle.compile()  # its cell variables are the same (checked below)
+        assert all(usual.meaning(v) == problem.meaning(v) for v in cells)
+        start = usual.with_constraints([Clause((v if val else -v,)) for v, val in known.items()])
+        t, w = time.process_time(), time.perf_counter()
+        r = get_backend(args.then).search(start, limit=1, time_limit=args.time_limit, keep=True)
+        found = "no solution" if r.complete and not r.solutions else "a solution" if r.solutions else "no result"
+        print(f"{args.then} from the {len(known)} cells: {found} ({r.stopped_by or 'ended'}), "
+              f"{time.perf_counter() - w:.1f} s wall, {time.process_time() - t:.1f} CPU-s in this process")
+        if r.solutions:
+            puzzle.verify(puzzle.decode(usual, r.solutions[0]))
+            print("verified")
 
 
 if __name__ == "__main__":
