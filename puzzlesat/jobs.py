@@ -179,8 +179,7 @@ def decode_verified(puzzle: Puzzle, problem: Problem, assignment: frozenset | No
 
 
 def _precheck(puzzle: Puzzle) -> str | None:
-    check = getattr(puzzle, "area_mismatch", None) or getattr(puzzle, "precheck", None)
-    return check() if check else None
+    return puzzle.precheck()
 
 
 # ------------------------------------------------- symmetric-first search
@@ -796,6 +795,14 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             if unique and len(problem.symmetries) > 1:
                 n, complete = _orbits(ctr, problem, problem.symmetries, limit)
                 method = "symmetry-reduced"
+                if limit is not None:
+                    # the methods count classes in batches (a run's weights, a
+                    # Burnside sum) and list raw solutions: they may pass the
+                    # limit, and the user's limit holds
+                    if n > limit:
+                        n, complete = limit, False
+                        ctr.stopped_by = ctr.stopped_by or "limit"
+                    del ctr.solutions[limit:]
             elif known is not None:
                 n, complete = _count_from_known(ctr, problem, *known, limit,
                                                 may_switch and backend.name != HANDOVER_BACKEND)

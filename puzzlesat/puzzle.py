@@ -34,6 +34,13 @@ class Puzzle:
         that :meth:`decode` reads back; its symmetries are the puzzle's."""
         raise NotImplementedError
 
+    def precheck(self) -> str | None:
+        """Why the puzzle can have no solution, found without a search (a
+        tiling's pieces that do not add up to its board, a nonogram's row and
+        column clues asking for different numbers of black cells), or None.
+        Jobs answer "no solution" with it, exit 1, and call no engine."""
+        return None
+
     def implied(self, problem: Problem) -> list:
         """Constraints that every solution satisfies but ``problem`` leaves
         unsaid (a tiling's placements that cut off an unfillable region),

@@ -151,12 +151,23 @@ def test_no_solution_proved_by_a_solver(cli, tmp_path):
     assert (r.code, r.json()["count"], r.json()["complete"]) == (0, 0, True)
 
 
-def test_piece_that_fits_nowhere_is_bad_input(cli, tmp_path):
+def test_piece_that_fits_nowhere_is_no_solution_named_at_its_line(cli, tmp_path):
+    # a well-formed puzzle (the areas match: 3 + 1 = 4) with no solution: exit 1
+    # with the reason, as for an area mismatch, and no solver called; the
+    # model is still there for info and export
     f = tmp_path / "no.box"
     f.write_text("BOX / 1 * 4\nELEMENT / (V) (1, 1), (2, 1), (2, 2)\nELEMENT / (O) (1, 1)\n")
-    r = cli("solve", str(f), "--json")
-    assert r.code == 2  # V fits nowhere in a 1x4 strip: bad input, named
-    assert "piece V fits nowhere on the board" in r.err
+    why = f"piece V ({f}:2) fits nowhere on the board"
+    r = cli("solve", str(f))
+    assert (r.code, r.out) == (1, f"no solution: {why}\n")
+    d = cli("count", str(f), "--json").json()
+    assert (d["count"], d["complete"], d["method"], d["reason"]) == (0, True, "precheck", why)
+    info = cli("info", str(f), "--json")
+    assert info.code == 0
+    assert [(p["name"], p["placements"]) for p in info.json()["pieces"]] == [("V", 0), ("O", 4)]
+    out = tmp_path / "no.cnf"
+    assert cli("export", str(f), "-o", str(out)).code == 0
+    assert "\n0\n" in out.read_text()  # the empty clause: V's Exactly(1) of no placements
 
 
 @pytest.mark.parametrize("args,message", [

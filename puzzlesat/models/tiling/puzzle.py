@@ -13,7 +13,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ...errors import InputError, VerificationError
+from ...errors import VerificationError
 from ...problem import Clause, Problem
 from ...puzzle import Puzzle
 from . import render
@@ -80,6 +80,19 @@ class Tiling(Puzzle):
                     f"{_plural(len(self.board), 'free cell')}")
         return None
 
+    def precheck(self) -> str | None:
+        """The pieces' area against the board's, then a piece with no
+        placement at all (larger than the box, say): the puzzle is well
+        formed and has no solution."""
+        why = self.area_mismatch()
+        if why is None:
+            self.compile()
+            stuck = next((p for p in self.pieces if not self._orient_used[p.name]), None)
+            if stuck is not None:
+                where = f" ({self.path}:{stuck.line})" if self.path and stuck.line else ""
+                why = f"piece {stuck.name}{where} fits nowhere on the board"
+        return why
+
     def compile(self) -> Problem:
         if getattr(self, "_problem", None) is not None:
             return self._problem
@@ -97,8 +110,8 @@ class Tiling(Puzzle):
                 used.add(k)
                 for c in cells:
                     by_cell[c].append(v)
-            if not vs:
-                raise InputError(f"piece {piece.name} fits nowhere on the board", self.path, piece.line)
+            # (a piece with no placement leaves an Exactly(k) of nothing: no
+            # solution, which precheck says without a search)
             self._orient_used[piece.name] = used
             if piece is not implied:
                 prob.exactly(piece.count, vs)
