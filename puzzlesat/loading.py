@@ -50,6 +50,8 @@ def resolve(name_or_path: str) -> Path:
             raise InputError("no such file", name_or_path)
         if p.is_dir():
             raise InputError("is a directory, not a puzzle file", name_or_path)
+        if not p.is_file():  # a named pipe or a device would block the read, or never end it
+            raise InputError("is not a regular file (a named pipe or a device?): not read", name_or_path)
         if suffix(p) not in LOADERS:
             raise InputError(f"unknown puzzle format {p.suffix or '(no suffix)'!r}; "
                              f"known: {', '.join(sorted(LOADERS))}", name_or_path)

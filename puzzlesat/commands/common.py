@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -106,6 +107,16 @@ def load(args):
         raise InputError(f"--no-goal: {puzzle.family} puzzles have no goal to leave out", args.instance)
     problem = puzzle.compile()
     return puzzle, problem
+
+
+def refuse_overwriting(option: str, out: str | None, *inputs: str | None) -> None:
+    """An output file that is one of the puzzle files given would be
+    overwritten by the output: refused before anything runs."""
+    if not out or out == "-" or not os.path.exists(out):
+        return
+    for src in inputs:
+        if src and os.path.exists(src) and os.path.samefile(out, src):
+            raise InputError(f"{option} {out} is the puzzle file itself: writing there would overwrite the puzzle")
 
 
 def backend_for(args, problem, job):

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 
+from ..backends import BackendError
 from ..cli import EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_OK, emit_json
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
 from ..errors import InputError
@@ -177,7 +178,13 @@ def run(args) -> int:
     from ..loading import load_puzzle
 
     for inst in args.instances:
-        load_puzzle(inst)  # a bad name or a malformed file fails before anything runs
+        # a bad name, a malformed file or a model that cannot be built fails
+        # before anything runs, as bad input
+        load_puzzle(inst).compile()
+    from .common import refuse_overwriting
+
+    for opt, out in (("--plot", args.plot), ("--csv", args.csv)):
+        refuse_overwriting(opt, out, *args.instances)
     backends = args.backends or default_backends(args.job)
     encodings = list(ENCODINGS) if args.encodings == ["all"] else args.encodings
     for e in encodings:
@@ -445,6 +452,8 @@ def _worker_main(argv) -> int:
     spec = json.loads(argv[1])
     try:
         row = worker(spec)
+    except (InputError, BackendError) as e:  # said as the commands say it
+        row = {"status": "error", "complete": False, "error": str(e)}
     except Exception as e:  # reported in the table, never a traceback in the parent
         row = {"status": "error", "complete": False, "error": f"{type(e).__name__}: {e}"}
     with open(spec["out"], "w") as f:

@@ -8,7 +8,7 @@ from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import build_dimacs, problem_digest
 from ..errors import InputError
-from .common import add_instance, load
+from .common import add_instance, load, refuse_overwriting
 
 NAME = "export"
 HELP = "write the model as DIMACS CNF (with variable map and projection), CP-SAT text proto or OPB"
@@ -32,6 +32,7 @@ def run(args) -> int:
         raise InputError(f"--encoding chooses a CNF encoding; the {args.format} format keeps cardinality "
                          "constraints as they are")
     puzzle, problem = load(args)
+    refuse_overwriting("-o", args.output, args.instance, puzzle.path)
     digest = problem_digest(problem)
     notes = []
     lex = None

@@ -10,7 +10,7 @@ from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError
 from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
-                     add_progress_option, backend_for, load, note, wants_progress)
+                     add_progress_option, backend_for, load, note, refuse_overwriting, wants_progress)
 
 NAME = "solve"
 HELP = "solve a puzzle and print the verified solution"
@@ -38,7 +38,10 @@ def run(args) -> int:
     drawing_on_stdout = "-" in (args.svg, args.png)
     if drawing_on_stdout and args.json:
         raise InputError(f"--json and {'--svg' if args.svg == '-' else '--png'} - would both write to stdout")
+    if args.svg and args.svg != "-" and args.svg == args.png:
+        raise InputError(f"--svg and --png both write to {args.svg}")
     for opt, path, suffix in (("--svg", args.svg, ".svg"), ("--png", args.png, ".png")):
+        refuse_overwriting(opt, path, args.instance, puzzle.path)
         if path and path != "-" and not path.lower().endswith(suffix):
             note(f"puzzlesat: note: {opt} writes {suffix[1:].upper()}, and {path} does not end in {suffix}")
     backend = backend_for(args, problem, "solve")

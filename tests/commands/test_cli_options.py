@@ -208,3 +208,50 @@ def test_a_file_shadowed_by_a_bundled_name_is_mentioned(cli, tmp_path):
     for name in ("mine.box", "./mine.box", str(tmp_path / "mine.box")):
         r = cli("solve", name, "-b", "exact", cwd=tmp_path)
         assert (r.code, r.err) == (0, ""), (name, r.err)
+
+
+@pytest.mark.parametrize("name,limit,count,complete", [
+    ("tetromino-L-4x4", 1, 1, False),   # 3 classes: the views method weighed them all in one run
+    ("tetromino-L-4x4", 3, 3, True),
+    ("dominoes-2x4", 1, 1, False),      # 4 classes, by Burnside: its identity run listed two
+    ("dominoes-2x4", 2, 2, False),
+    ("dominoes-2x4", 5, 4, True),
+])
+def test_limit_holds_for_a_count_up_to_symmetry(cli, name, limit, count, complete):
+    from puzzlesat import jobs
+    from puzzlesat.backends import get_backend
+    from puzzlesat.loading import load_puzzle
+
+    d = cli("count", name, "--unique", "--limit", str(limit), "--show", "5", "--json").json()
+    assert (d["count"], d["complete"]) == (count, complete)
+    assert d["stopped_by"] == (None if complete else "limit")
+    assert len(d["solutions"]) == count  # never more shown than counted
+    # the solutions shown are of different classes: their least images differ
+    puzzle = load_puzzle(name)
+    full = jobs.count(puzzle, get_backend("exact"), unique=True, keep=True)
+    rows = {tuple(s["rows"]) for s in d["solutions"]}
+    assert len(rows) == count
+    assert rows <= {tuple(puzzle.solution_json(s)["rows"]) for s in full.solutions}
+
+
+def test_outputs_never_overwrite_the_puzzle_file(cli, tmp_path):
+    f = tmp_path / "p.box"
+    text = "BOX / 2 * 4\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * 4
+    f.write_text(text)
+    # (a --plot file has an image suffix, so it is never a puzzle file)
+    for args, opt in [(("export", f, "-o", f), "-o"), (("solve", f, "--svg", tmp_path / "." / "p.box"), "--svg"),
+                      (("compare", "dominoes-2x4", f, "-b", "exact", "--csv", f), "--csv")]:
+        r = cli(*args)
+        shown = args[-1]
+        assert (r.code, r.err) == (2, f"puzzlesat: {opt} {shown} is the puzzle file itself: writing there would "
+                                      "overwrite the puzzle\n"), args
+        assert f.read_text() == text
+
+
+def test_a_named_pipe_is_refused_not_waited_on(cli, tmp_path):
+    import os
+
+    f = tmp_path / "p.box"
+    os.mkfifo(f)
+    r = cli("solve", f)  # (run_cli has a timeout: a read that waits fails the test)
+    assert (r.code, r.err) == (2, f"puzzlesat: {f}: is not a regular file (a named pipe or a device?): not read\n")
