@@ -16,18 +16,31 @@ Extensions, all in comments (``#`` to end of line): ``# title: ...`` (by
 default the file's name without its suffix), ``# source: ...``,
 ``# expected-count: N``, ``# expected-unique: N``, each at most once, and
 ``# one-sided: A B`` to keep the named elements from turning over (on as
-many lines as you like).  A problem in a statement continued over several
-lines is reported at the line that holds the offending text, quoted as
-written.
+many lines as you like).  A known key without a value is an error, and so is
+a negative expected count.  Any other comment stays a comment: other tools
+write .box files too.  But a comment of the shape ``# key: value`` whose key
+is one lower-case word (``# titel: x``, ``# frobnicate: 3``) or looks like a
+known key (``# Expected count: 8``) is read as a comment with a warning
+(``Tiling.ignored``), so that a misspelt key is not dropped without a word.
+A problem in a statement continued over several lines is reported at the
+line that holds the offending text, quoted as written.
+
+Strict where the paper's examples are: cells are separated by exactly one
+comma (none missing, none before the first cell or after the last), numbers
+are the ASCII digits 0-9 (Python's int() also reads other scripts' digits
+and ``1_000``), ``*`` names holes, never an ELEMENT, and a statement or a
+key's value holds no control characters (an ESC would reach the terminal).
 """
 
 from __future__ import annotations
 
 import bisect
+import difflib
 import math
 import re
+import unicodedata
 
-from ...errors import InputError, plural
+from ...errors import InputError, number, plural
 from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, shorten
 from .geometry import is_connected
 from .lattice import CubicLattice
@@ -39,9 +52,20 @@ _BARE_KEYWORD = re.compile(r"^\s*(BOX|RESERVE|ELEMENT)(?![A-Za-z0-9_])", re.IGNO
 _WORD_SLASH = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*/")
 _USAGE = {"BOX": "BOX / 5 * 4 * 3", "RESERVE": "RESERVE / (*) (r, c), ...", "ELEMENT": "ELEMENT / (NAME) (r, c), ..."}
 _DIGITS = re.compile(r"\s*([+-]?)(\d+)\s*", re.ASCII)
-_META = re.compile(r"^\s*#\s*(title|source|expected-count|expected-unique|one-sided)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_META_KEYS = ("title", "source", "expected-count", "expected-unique", "one-sided")
+_META = re.compile(r"^\s*#\s*(%s)\s*:\s*(.*?)\s*$" % "|".join(_META_KEYS), re.IGNORECASE)
+#: what a known key's value is, for the error when it has none
+_META_VALUE = {"title": "a one-line title", "source": "where the puzzle comes from",
+               "expected-count": "a whole number", "expected-unique": "a whole number",
+               "one-sided": "the names of ELEMENTs, e.g. '# one-sided: L N'"}
+#: a comment that reads "# key: value" (the ":" then a space or the end: "# http://..." is no key)
+_KEY_COMMENT = re.compile(r"^\s*#\s*([^:#]{1,40}?)\s*:(?:\s|$)")
+#: a key that is one lower-case word
+_LOWER_WORD = re.compile(r"[a-z][a-z0-9_-]*")
 _SYMBOL = re.compile(r"^\s*\(\s*([^()\s]+)\s*\)\s*(.*)$", re.DOTALL)
 _TUPLE = re.compile(r"\(([^()]*)\)")
+#: what may stand between cells besides the one comma: white space
+_GAP = " \t\f\v,"
 
 
 class _Statement:
@@ -68,21 +92,33 @@ def load(text: str, path: str):
     meta_line: dict[str, int] = {}
     one_sided: dict[str, int] = {}  # element name -> the line of its '# one-sided:'
     statements: list[_Statement] = []
+    warnings: list[str] = []
     for no, raw in enumerate(text.splitlines(), 1):
         m = _META.match(raw)
         if m:
-            key = m.group(1).lower()
+            key, value = m.group(1).lower(), m.group(2)
+            if not value:
+                raise InputError(f"'# {key}:' has no value; expected {_META_VALUE[key]}", path, no)
+            control = control_character(value)
+            if control:
+                raise InputError(f"'# {key}:' {shorten(repr(value))} holds {control}", path, no)
             if key == "one-sided":  # names add up, line by line
-                for name in m.group(2).split():
+                for name in value.split():
                     one_sided.setdefault(name, no)
                 continue
             if key in meta:
                 raise InputError(f"'# {key}:' given twice (first at line {meta_line[key]})", path, no)
-            meta[key], meta_line[key] = m.group(2), no
+            meta[key], meta_line[key] = value, no
             continue
+        unknown = _unknown_key(raw)
+        if unknown:
+            warnings.append(f"{path}:{no}: {unknown}")
         line = raw.split("#", 1)[0].rstrip()
         if not line.strip():
             continue
+        control = control_character(line)
+        if control:
+            raise InputError(f"{shorten(repr(line.strip()))} holds {control}", path, no)
         m = _KEYWORD.match(line)
         if m:
             statements.append(_Statement(m.group(1).upper(), m.group(2), no))
@@ -108,6 +144,9 @@ def load(text: str, path: str):
         raise InputError(f"a second BOX statement (the first is at line {boxes[0].line})", path, boxes[1].line)
     body, bline = boxes[0].body, boxes[0].line
     sizes = [_whole(x) for x in body.split("*")]
+    foreign = _foreign_digit(body)
+    if foreign:
+        raise InputError(f"BOX sizes {shorten(body.strip())!r}: {foreign}", path, bline)
     if any(d is None for d in sizes):
         raise InputError(f"BOX sizes must be whole numbers separated by '*', got {shorten(body.strip())!r}",
                          path, bline)
@@ -130,6 +169,8 @@ def load(text: str, path: str):
         if not m:
             raise InputError(f"{kw} needs a symbol in parentheses, e.g. '{kw} / (X) (1, 1), ...'", path, no)
         sym = m.group(1)
+        if kw == "ELEMENT" and sym == "*":
+            raise InputError("ELEMENT (*): '*' is RESERVE's symbol for holes, not a piece name", path, no)
         cells, lines = _cells(st, m.start(2), len(dims), path, allow_short=(kw == "ELEMENT"))
         if kw == "ELEMENT":
             if not is_connected(lattice, cells):
@@ -148,12 +189,8 @@ def load(text: str, path: str):
     expected = {}
     for key, field in (("expected-count", "count"), ("expected-unique", "unique")):
         if key in meta:
-            try:
-                expected[field] = int(meta[key])
-            except ValueError:
-                raise InputError(f"'# {key}:' must be a whole number, got {shorten(meta[key])!r}", path,
-                                 meta_line[key]) from None
-    return build_tiling(
+            expected[field] = _count(key, meta[key], path, meta_line[key])
+    tiling = build_tiling(
         lattice=lattice,
         dims=dims,
         holes_or_fixed=reserves,
@@ -163,6 +200,62 @@ def load(text: str, path: str):
         source=meta.get("source"),
         expected=expected,
     )
+    tiling.ignored = tuple(warnings)
+    return tiling
+
+
+def _unknown_key(raw: str) -> str | None:
+    """The warning for a comment that reads as a misspelt or unknown key
+    (``# titel: x``), or None for a plain comment.  A key of one lower-case
+    word is taken for an attempted key; a key in other case or of several
+    words only when it is close to a known one (``# Expected count: 8``),
+    so that ``# Note: ...`` in another tool's file stays a quiet comment."""
+    m = _KEY_COMMENT.match(raw)
+    if not m:
+        return None
+    key = m.group(1)
+    guess = difflib.get_close_matches(re.sub(r"[\s_]+", "-", key.lower()), _META_KEYS, n=1, cutoff=0.75)
+    if not guess and not _LOWER_WORD.fullmatch(key):
+        return None
+    hint = f"a misspelling of {guess[0]!r}?" if guess else f"the keys are {', '.join(_META_KEYS)}"
+    return f"unknown comment key {shorten(key)!r} read as a comment ({hint})"
+
+
+def _count(key: str, value: str, path: str, line: int) -> int:
+    """An expected count: a whole number from 0 to 10^1000, as in .toml."""
+    foreign = _foreign_digit(value)
+    if foreign:
+        raise InputError(f"'# {key}:' {shorten(value)!r}: {foreign}", path, line)
+    n = _whole(value)
+    if n is None:
+        raise InputError(f"'# {key}:' must be a whole number, got {shorten(value)!r}", path, line)
+    if isinstance(n, int) and n < 0:
+        raise InputError(f"'# {key}:' must be at least 0, got {shorten(value)}", path, line)
+    if isinstance(n, str) or n > 10 ** 1000:
+        digits = n if isinstance(n, str) else str(n)
+        raise InputError(f"'# {key}:' must be at most 10^1000, got {number(10 ** (len(digits) - 1))}",
+                         path, line)
+    return n
+
+
+def control_character(text: str) -> str | None:
+    """"a control character (U+001B)" when ``text`` holds one (the first),
+    else None: names and titles are printed, and an ESC would reach the
+    terminal as an escape sequence.  A tab is white space, not refused."""
+    for ch in text:
+        if ch != "\t" and unicodedata.category(ch) == "Cc":
+            return f"a control character (U+{ord(ch):04X})"
+    return None
+
+
+def _foreign_digit(text: str) -> str | None:
+    """Why ``text`` is no number when it holds a digit other than 0-9 (a
+    full-width or Arabic-Indic one, which int() would read), else None."""
+    for ch in text:
+        if ch.isdigit() and not ch.isascii():
+            name = unicodedata.name(ch, "")
+            return f"{ch!r} (U+{ord(ch):04X}{' ' + name if name else ''}) is not an ASCII digit 0-9"
+    return None
 
 
 def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> tuple[list, list[int]]:
@@ -180,13 +273,32 @@ def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> 
         end = m.end()
     gaps.append((end, rest[end:]))
     for offset, gap in gaps:  # nothing but commas between cells
-        junk = gap.strip(" ,")
+        junk = gap.strip(_GAP)
         if junk:
             hint = " (a '(' without its ')')" if "(" in junk and ")" not in junk else ""
             raise InputError(f"unexpected text {shorten(junk)!r}{hint}: cells are written (i, j, ...) "
-                             "separated by commas", path, at(offset + len(gap) - len(gap.lstrip(" ,"))))
+                             "separated by commas", path, at(offset + len(gap) - len(gap.lstrip(_GAP))))
+    for k, (offset, gap) in enumerate(gaps):  # ... and exactly one comma
+        commas = gap.count(",")
+        if not matches or commas == (1 if 0 < k < len(matches) else 0):
+            continue
+        comma = offset + gap.find(",")
+        if k == 0:
+            problem, line = f"a ',' before the first cell {_quote(matches[0])}", at(comma)
+        elif k == len(matches):
+            problem, line = f"a ',' after the last cell {_quote(matches[-1])}", at(comma)
+        elif commas == 0:
+            problem = f"no ',' between {_quote(matches[k - 1])} and {_quote(matches[k])}"
+            line = at(matches[k].start())
+        else:
+            problem, line = (f"{commas} commas between {_quote(matches[k - 1])} and {_quote(matches[k])}",
+                             at(offset + gap.find(",", gap.find(",") + 1)))
+        raise InputError(f"{problem}: cells are written (i, j, ...) separated by commas", path, line)
     for m in matches:
         t, no = m.group(1), at(m.start())
+        foreign = _foreign_digit(t)
+        if foreign:
+            raise InputError(f"cell ({shorten(t)}): {foreign}", path, no)
         xs = [_whole(x) for x in t.split(",")]
         if any(x is None for x in xs):
             raise InputError(f"cell ({shorten(t)}) must be whole numbers separated by commas", path, no)
@@ -210,19 +322,22 @@ def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> 
 
 
 def _whole(text: str) -> int | str | None:
-    """A whole number as int() reads it; None when it is not one.  A number of
-    more digits than int() reads (4,300) is its digits, a str (or -1 when
-    negative: every check below only needs its sign)."""
-    try:
-        return int(text)
-    except ValueError:
-        m = _DIGITS.fullmatch(text)
-        if not m:
-            return None
-        digits = m.group(2).lstrip("0") or "0"
-        if len(digits) < 4000:
-            return int(m.group(1) + digits)
-        return -1 if m.group(1) == "-" else digits
+    """A whole number in ASCII digits, with an optional sign and spaces
+    around it; None when it is not one.  A number of more digits than int()
+    reads (4,300) is its digits, a str (or -1 when negative: every check
+    below only needs its sign)."""
+    m = _DIGITS.fullmatch(text)  # ASCII digits only: int() reads "２", "٢" and "1_0" too
+    if not m:
+        return None
+    digits = m.group(2).lstrip("0") or "0"
+    if len(digits) < 4000:
+        return int(m.group(1) + digits)
+    return -1 if m.group(1) == "-" else digits
+
+
+def _quote(m: re.Match) -> str:
+    """A cell as written, for a message."""
+    return f"({shorten(m.group(1))})"
 
 
 def _fmt(c) -> str:

@@ -230,3 +230,142 @@ def test_echoed_text_is_shortened(text, message):
     with pytest.raises(InputError) as e:
         load(text, "f.box")
     assert str(e.value) == message
+
+
+# ----------------------------- comment extensions: values checked, typos said
+
+@pytest.mark.parametrize("text,message", [
+    ("# title:\n", "f.box:1: '# title:' has no value; expected a one-line title"),
+    ("# source:   \n", "f.box:1: '# source:' has no value; expected where the puzzle comes from"),
+    ("# one-sided:\n", "f.box:1: '# one-sided:' has no value; expected the names of ELEMENTs, e.g. '# one-sided: L N'"),
+    ("# expected-count:\n", "f.box:1: '# expected-count:' has no value; expected a whole number"),
+    # as the .toml reader's "expected count must be at least 0"
+    ("# expected-count: -5\n", "f.box:1: '# expected-count:' must be at least 0, got -5"),
+    ("# expected-unique: -1\n", "f.box:1: '# expected-unique:' must be at least 0, got -1"),
+    ("# expected-count: 1_000\n", "f.box:1: '# expected-count:' must be a whole number, got '1_000'"),
+    ("# expected-count: ٥\n",
+     "f.box:1: '# expected-count:' '٥': '٥' (U+0665 ARABIC-INDIC DIGIT FIVE) is not an ASCII digit 0-9"),
+    ("# expected-count: 1" + "0" * 1001 + "\n", "f.box:1: '# expected-count:' must be at most 10^1000, got at least 10^1001"),
+    ("# expected-count: 1" + "0" * 5000 + "\n", "f.box:1: '# expected-count:' must be at most 10^1000, got at least 10^5000"),
+])
+def test_a_known_comment_key_needs_a_good_value(text, message):
+    with pytest.raises(InputError) as e:
+        load(text + "BOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
+    assert str(e.value) == message
+
+
+def test_expected_counts_of_zero_and_with_a_sign_are_read():
+    t = load("# expected-count: 0\n# expected-unique: +0\nBOX / 1 * 3\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
+    assert t.expected == {"count": 0, "unique": 0}
+
+
+KEYS = "the keys are title, source, expected-count, expected-unique, one-sided"
+
+
+@pytest.mark.parametrize("comment,warning", [
+    ("# titel: x", "f.box:1: unknown comment key 'titel' read as a comment (a misspelling of 'title'?)"),
+    ("# frobnicate: 3", f"f.box:1: unknown comment key 'frobnicate' read as a comment ({KEYS})"),
+    ("#one-side: L", "f.box:1: unknown comment key 'one-side' read as a comment (a misspelling of 'one-sided'?)"),
+    ("# expected_count: 8",
+     "f.box:1: unknown comment key 'expected_count' read as a comment (a misspelling of 'expected-count'?)"),
+    # another case or several words: a key only when close to a known one
+    ("# Expected count: 8",
+     "f.box:1: unknown comment key 'Expected count' read as a comment (a misspelling of 'expected-count'?)"),
+    ("# Titel: x", "f.box:1: unknown comment key 'Titel' read as a comment (a misspelling of 'title'?)"),
+    ("# note:", f"f.box:1: unknown comment key 'note' read as a comment ({KEYS})"),
+])
+def test_a_comment_that_reads_as_an_unknown_key_is_a_warning(comment, warning):
+    t = load(comment + "\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
+    assert t.ignored == (warning,)
+    assert t.title == "f" and not t.expected and not t.pieces[0].one_sided  # read as a comment
+
+
+@pytest.mark.parametrize("comment", [
+    "# a plain comment", "# Note: the I is fixed", "# see http://example.org/x", "# http://example.org",
+    "# Isobe, 1965: the paper", "#", "# 12:30", "# (1, 1): a corner",
+])
+def test_plain_comments_stay_quiet_comments(comment):
+    t = load(comment + "\nBOX / 1 * 2  " + comment + "\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
+    assert t.ignored == () and t.title == "f"
+
+
+def test_the_unknown_key_warning_reaches_the_cli(tmp_path, cli):
+    f = tmp_path / "k.box"
+    f.write_text("# titel: two dominoes\nBOX / 2 * 2\nELEMENT / (D) (1, 1), (1, 2)\nELEMENT / (D) (1, 1), (1, 2)\n")
+    r = cli("info", f)
+    assert r.code == 0
+    assert f"puzzlesat: warning: {f}:1: unknown comment key 'titel' read as a comment (a misspelling of 'title'?)" \
+        in r.err.splitlines()
+
+
+# ------------------------------------------------ cells: commas, digits, names
+
+C = "cells are written (i, j, ...) separated by commas"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("ELEMENT / (D) (1, 1), (1, 2),\n", f"f.box:2: a ',' after the last cell (1, 2): {C}"),
+    ("ELEMENT / (D) (1, 1),\n   (1, 2),\n", f"f.box:3: a ',' after the last cell (1, 2): {C}"),
+    ("ELEMENT / (D) , (1, 1), (1, 2)\n", f"f.box:2: a ',' before the first cell (1, 1): {C}"),
+    ("ELEMENT / (D) (1, 1) (1, 2)\n", f"f.box:2: no ',' between (1, 1) and (1, 2): {C}"),
+    ("ELEMENT / (D) (1, 1)\n   (1, 2)\n", f"f.box:3: no ',' between (1, 1) and (1, 2): {C}"),
+    ("ELEMENT / (D) (1, 1),\n  , (1, 2)\n", f"f.box:3: 2 commas between (1, 1) and (1, 2): {C}"),
+    ("RESERVE / (*) (2, 1) (2, 2)\nELEMENT / (D) (1, 1), (1, 2)\n",
+     f"f.box:2: no ',' between (2, 1) and (2, 2): {C}"),
+    ("ELEMENT / (*) (1, 1), (1, 2)\nELEMENT / (D) (2, 1), (2, 2)\n",
+     "f.box:2: ELEMENT (*): '*' is RESERVE's symbol for holes, not a piece name"),
+    ("ELEMENT / (D) (١, 1), (1, 2)\n", "f.box:2: cell (١, 1): '١' (U+0661 ARABIC-INDIC DIGIT ONE) is not an ASCII digit 0-9"),
+    ("ELEMENT / (D) (1, 1), (1, ２)\n", "f.box:2: cell (1, ２): '２' (U+FF12 FULLWIDTH DIGIT TWO) is not an ASCII digit 0-9"),
+    ("ELEMENT / (D) (1, 1), (1, 1_0)\n", "f.box:2: cell (1, 1_0) must be whole numbers separated by commas"),
+])
+def test_cells_are_written_as_the_format_says(text, message):
+    with pytest.raises(InputError) as e:
+        load("BOX / 2 * 2\n" + text, "f.box")
+    assert str(e.value) == message
+
+
+@pytest.mark.parametrize("box,message", [
+    ("BOX / ２ * 2", "f.box:1: BOX sizes '２ * 2': '２' (U+FF12 FULLWIDTH DIGIT TWO) is not an ASCII digit 0-9"),
+    ("BOX / ٢ * 2", "f.box:1: BOX sizes '٢ * 2': '٢' (U+0662 ARABIC-INDIC DIGIT TWO) is not an ASCII digit 0-9"),
+    ("BOX / 1_0 * 2", "f.box:1: BOX sizes must be whole numbers separated by '*', got '1_0 * 2'"),
+])
+def test_box_sizes_are_ascii_digits(box, message):
+    with pytest.raises(InputError) as e:
+        load(box + "\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
+    assert str(e.value) == message
+
+
+def test_white_space_between_cells_may_be_tabs():
+    t = load("BOX / 2 * 2\nELEMENT / (D)\t(1, 1),\t(1,\t2)\n", "f.box")
+    assert [p.name for p in t.pieces] == ["D"]
+
+
+@pytest.mark.parametrize("text,message", [
+    ("BOX / 2 * 2\nELEMENT / (\x1b[31mX) (1, 1), (1, 2)\n",
+     "f.box:2: 'ELEMENT / (\\x1b[31mX) (1, 1), (1, 2)' holds a control character (U+001B)"),
+    ("BOX / 2 * 2\nELEMENT / (X) (1, 1), (1, 2)\nRESERVE / (X\x07) (1, 1), (1, 2)\n",
+     "f.box:3: 'RESERVE / (X\\x07) (1, 1), (1, 2)' holds a control character (U+0007)"),
+    ("# title: red \x1b[31mtext\nBOX / 1 * 2\nELEMENT / (X) (1, 1), (1, 2)\n",
+     "f.box:1: '# title:' 'red \\x1b[31mtext' holds a control character (U+001B)"),
+    ("# source: a\x9bb\nBOX / 1 * 2\nELEMENT / (X) (1, 1), (1, 2)\n",
+     "f.box:1: '# source:' 'a\\x9bb' holds a control character (U+009B)"),
+    ("BOX / 1 * 2\n# one-sided: X\x1b\nELEMENT / (X) (1, 1), (1, 2)\n",
+     "f.box:2: '# one-sided:' 'X\\x1b' holds a control character (U+001B)"),
+])
+def test_control_characters_are_refused(text, message):
+    with pytest.raises(InputError) as e:
+        load(text, "f.box")
+    assert str(e.value) == message
+
+
+def test_a_control_character_is_a_cli_error_that_does_not_reach_the_terminal(tmp_path, cli):
+    f = tmp_path / "esc.box"
+    f.write_text("BOX / 1 * 2\nELEMENT / (\x1b[31mX) (1, 1), (1, 2)\n")
+    for args in (("info", f), ("info", "--json", f)):
+        r = cli(*args)
+        assert r.code == 2 and "Traceback" not in r.err and "\x1b" not in r.out + r.err
+        assert f"{f}:2: 'ELEMENT / (\\x1b[31mX) (1, 1), (1, 2)' holds a control character (U+001B)" in r.err
+
+
+def test_a_tab_in_a_title_is_white_space():
+    assert load("# title: a\tb\nBOX / 1 * 2\nELEMENT / (X) (1, 1), (1, 2)\n", "f.box").title == "a\tb"
