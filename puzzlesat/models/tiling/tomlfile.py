@@ -50,7 +50,12 @@ lattices, sets and piece names, cells that are not cells of the lattice,
 disconnected pieces, malformed drawings and boards of more than
 build.MAX_BOARD_CELLS cells (counted from the size or hexagon before any cell
 is made; a drawing's cells, as many as its marks, once read) are errors
-naming file:line.
+naming file:line.  So are, as in ``.box``, a coordinate below 1 on the square
+and cubic lattices (their file coordinates are 1-based; hex, triangle and
+no0 ones may be 0 or negative: a hexagon board is centred on the origin), a
+coordinate beyond 10^1000 either way, a title of more than one line, and a
+control character (an ESC would reach the terminal) in a title, source or
+piece name.
 Pieces may be disconnected on no lattice: a piece is a polyform.
 """
 
@@ -68,6 +73,7 @@ else:  # pragma: no cover
 
 from ...errors import InputError, number, plural, shorten
 from . import art
+from .boxfile import control_character
 from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected
 from .geometry import is_connected
 from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice
@@ -203,13 +209,25 @@ class _Reader:
             self.fail(f"{what} must be a string, got {_echo(v)}", *where)
         return v
 
+    def _text(self, v, *where, what: str, one_line: bool = False) -> str:
+        """A string that is printed: a title is one line, and no printed text
+        holds a control character (a tab is white space; a source may run
+        over several lines)."""
+        self._str(v, *where, what=what)
+        if one_line and len(v.splitlines()) > 1:
+            self.fail(f"{what} must be one line, got {_echo(v)}", *where)
+        control = control_character(v.replace("\n", "") if not one_line else v)
+        if control:
+            self.fail(f"{what} {_echo(v)} holds {control}", *where)
+        return v
+
     # ---------------------------------------------------------------- file
     def read(self, data: dict):
         self._keys(data, TOP_KEYS, what="the file")
-        title = self._str(data.get("title", ""), "title", what="title")
+        title = self._text(data.get("title", ""), "title", what="title", one_line=True)
         source = data.get("source")
         if source is not None:
-            self._str(source, "source", what="source")
+            self._text(source, "source", what="source")
         board = data.get("board")
         if board is None:
             self.fail("no [board] table (give its size, hexagon or art)")
@@ -346,6 +364,10 @@ class _Reader:
             if len(cell) > lattice.dim or (len(cell) < lattice.dim and not short_ok):
                 self.fail(f"{what}: {_fmt_user(cell)} has {plural(len(cell), 'coordinate')}, the "
                           f"{lattice.name} lattice {lattice.dim}", *where)
+            if any(abs(x) > 10 ** 1000 for x in cell):
+                self.fail(f"{what}: {_fmt_user(cell)}: a coordinate must be at most 10^1000 in size", *where)
+            if isinstance(lattice, CubicLattice) and any(x < 1 for x in cell):
+                self.fail(f"{what}: {_fmt_user(cell)}: indices start at 1", *where)
             c = tuple(x - 1 for x in cell) + (0,) * (lattice.dim - len(cell))
             if not lattice.is_cell(c):
                 self.fail(f"{what}: {_fmt_user(cell)} is not a cell of the {lattice.name} lattice"
@@ -368,6 +390,9 @@ class _Reader:
         name = self._str(entry["name"], *where, "name", what="name").strip()
         if not name or any(ch.isspace() for ch in name):
             self.fail(f"piece name {_echo(entry['name'])} must be non-empty, without spaces", *where, "name")
+        control = control_character(name)
+        if control:
+            self.fail(f"piece name {_echo(name)} holds {control}", *where, "name")
         count = self._int(entry.get("count", 1), *where, "count", what="count", minimum=1)
         one_sided = self._bool(entry.get("one_sided", False), *where, "one_sided", what="one_sided")
         given = [k for k in ("art", "cells") if k in entry]

@@ -342,3 +342,65 @@ def test_a_huge_board_is_exit_2_without_a_traceback(tmp_path, cli):
 ])
 def test_echoed_text_is_shortened(text, message):
     assert _error(text) == message
+
+
+# ------------------------------- piece cells as in .box; printed text checked
+
+PIECE = BOARD + "[[pieces]]\nname = 'X'\n"
+
+
+@pytest.mark.parametrize("text,message", [
+    # square and cubic file coordinates are 1-based, as in .box ("indices start at 1")
+    (PIECE + "cells = [[0, 1], [0, 2]]\n", "t.toml:5: cells: (0, 1): indices start at 1"),
+    (PIECE + "cells = [[-5, 1], [-5, 2]]\n", "t.toml:5: cells: (-5, 1): indices start at 1"),
+    ('lattice = "cubic"\n[board]\nsize = [2, 2, 2]\n[[pieces]]\nname = "X"\ncells = [[1, 1, 1], [1, 1, 0]]\n',
+     "t.toml:6: cells: (1, 1, 0): indices start at 1"),
+    ('lattice = "line"\n[board]\nsize = [3]\n[[pieces]]\nname = "X"\ncells = [[0], [1]]\n',
+     "t.toml:6: cells: (0): indices start at 1"),
+    ("[board]\nsize = [2, 2]\nholes = [[0, 1]]\n" + DOMINOES, "t.toml:3: holes: (0, 1): indices start at 1"),
+    # a huge coordinate is refused before anything is done with it
+    (PIECE + "cells = [[0x" + "F" * 300000 + ", 1], [0x" + "F" * 300000 + ", 2]]\n",
+     "t.toml:5: cells: (at least 10^361235, 1): a coordinate must be at most 10^1000 in size"),
+    ('lattice = "hex"\n' + PIECE + "cells = [[1, -1" + "0" * 1001 + "], [1, 2]]\n",
+     "t.toml:6: cells: (1, -1" + "0" * 52 + "...): a coordinate must be at most 10^1000 in size"),
+])
+def test_piece_cells_are_file_coordinates_as_in_box(text, message):
+    assert _error(text) == message
+
+
+def test_large_1_based_and_signed_hex_coordinates_are_shapes():
+    t = _load(PIECE + "cells = [[100000000000000000000, 1], [100000000000000000000, 2]]\n")
+    assert t.pieces[0].cells == ((0, 0), (0, 1))  # as .box reads (10^20, 1), (10^20, 2)
+    # hex file coordinates are axial + 1 and signed: a hexagon board is centred on the origin
+    t = _load('lattice = "hex"\n[board]\nhexagon = 2\nholes = [[0, 1]]\n[[pieces]]\nname = "X"\n'
+              'cells = [[0, 0], [-1, 0]]\n')
+    assert (-1, 0) in t.holes and sorted(t.pieces[0].cells) == [(0, 0), (1, 0)]
+
+
+@pytest.mark.parametrize("text,message", [
+    ('title = """a\nb"""\n' + DOMINOES + BOARD, "t.toml:1: title must be one line, got 'a\\nb'"),
+    ('title = "a\\r\\nb"\n' + DOMINOES + BOARD, "t.toml:1: title must be one line, got 'a\\r\\nb'"),
+    ('title = "a\\u001bb"\n' + DOMINOES + BOARD, "t.toml:1: title 'a\\x1bb' holds a control character (U+001B)"),
+    ('source = "a\\u009bb"\n' + DOMINOES + BOARD, "t.toml:1: source 'a\\x9bb' holds a control character (U+009B)"),
+    ('source = "a\\u0000"\n' + DOMINOES + BOARD, "t.toml:1: source 'a\\x00' holds a control character (U+0000)"),
+    (BOARD + '[[pieces]]\nname = "\\u001b[31mX"\ncells = [[1, 1], [1, 2]]\n',
+     "t.toml:4: piece name '\\x1b[31mX' holds a control character (U+001B)"),
+    (BOARD + '[[pieces]]\nname = "X\\u007f"\ncells = [[1, 1], [1, 2]]\n',
+     "t.toml:4: piece name 'X\\x7f' holds a control character (U+007F)"),
+])
+def test_printed_text_is_one_line_without_control_characters(text, message):
+    assert _error(text) == message
+
+
+def test_a_source_may_run_over_lines_and_a_title_may_hold_a_tab():
+    t = _load('title = "a\\tb"\nsource = """Isobe (1965),\nthe paper"""\n' + BOARD + DOMINOES)
+    assert t.title == "a\tb" and t.source == "Isobe (1965),\nthe paper"
+
+
+def test_an_escape_in_a_name_never_reaches_the_terminal(tmp_path, cli):
+    p = tmp_path / "esc.toml"
+    p.write_text(BOARD + '[[pieces]]\nname = "\\u001b[31mX"\ncells = [[1, 1], [1, 2]]\ncount = 2\n')
+    for args in (("solve", p), ("solve", "--json", p)):
+        r = cli(*args)
+        assert r.code == 2 and "Traceback" not in r.err and "\x1b" not in r.out + r.err
+        assert f"{p}:4: piece name '\\x1b[31mX' holds a control character (U+001B)" in r.err
