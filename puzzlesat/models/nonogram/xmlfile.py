@@ -18,19 +18,37 @@ A ``<count>`` may name a colour (``color="red"``; default: the puzzle's
 ``defaultcolor``).  A puzzle whose clues use more than one colour is a
 multicolour puzzle: refused with a clear "not supported yet".  The goal is
 the ``<solution type="goal">`` image (a ``type="solution"`` image is used
-when there is no goal); cells other than the background colour's character
-are black.  Errors carry the line of the element at fault, tracked with
-expat; HTML entities such as ``&copy;`` (used by webpbn exports, declared
-only in their DTD) are replaced before parsing.  A ``<count>`` must hold a
-whole number.  Entity declarations (``<!ENTITY ...>`` in the document's own
-DTD subset) are refused: nested ones expand exponentially ("billion laughs").
+when there is no goal; ``type="saved"``, a partly solved grid, is not used).
+A goal cell is the background colour's character (white) or the clue
+colour's (black; colours ``white`` ``.`` and ``black`` ``X`` unless a
+``<color>`` says otherwise); any other character (``?``, a ``[...]`` set,
+another colour) is an error.  Errors carry the line of the element at
+fault, tracked with expat; HTML entities such as ``&copy;`` (used by webpbn
+exports, declared only in their DTD) are replaced before parsing, and any
+other entity is an error (expat would drop it silently when the file names
+an external DTD).  A ``<count>`` must hold a whole number.  Entity
+declarations (``<!ENTITY ...>`` in the document's own DTD subset) are
+refused: nested ones expand exponentially ("billion laughs").
+
+What webpbn's format defines is read or checked; nothing else is dropped
+silently.  An element or attribute the format does not define, where it
+cannot change the puzzle (inside ``<puzzleset>`` and ``<puzzle>``, an
+attribute), is ignored with a warning in ``Nonogram.ignored``, as the
+``.non`` reader does for unknown keys; inside ``<clues>``, ``<line>``,
+``<solution>`` and the text elements it is an error.  An element that
+holds one value (``<title>``, ``<author>``, ...; a colour's name; the goal
+and solution images) given twice is an error: the second would replace
+the first.  Known elements the tool does not use (``<description>``,
+``<note>``, ``<authorid>``) are accepted quietly.
 """
 
 from __future__ import annotations
 
+import difflib
 import html
 import re
 from dataclasses import dataclass, field
+from html.entities import html5
 from xml.parsers import expat
 
 from ...errors import InputError, plural
@@ -61,17 +79,50 @@ class _El:
 
 
 _XML_ENTITIES = {"amp", "lt", "gt", "quot", "apos"}
+#: an entity reference or declaration, or a comment or CDATA section (whose text holds neither)
+#: (one left open runs to the end: expat names it, and no later start scans the text again)
+_ENTITY_OR_LITERAL = re.compile(r"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|(<!ENTITY)|&([A-Za-z_:][\w.:-]*);",
+                                re.DOTALL)
+
+#: webpbn's format (pbn_fmt.html, its DTD): the elements each element may hold
+#: (None: text only), and the attributes each may carry
+_TEXT = ("source", "id", "title", "author", "authorid", "copyright", "description", "note")
+_CHILDREN = {
+    "puzzleset": ("source", "id", "title", "author", "authorid", "copyright", "note", "puzzle"),
+    "puzzle": _TEXT + ("color", "clues", "solution"),
+    "clues": ("line",), "line": ("count",), "solution": ("image",),
+    **{tag: None for tag in _TEXT + ("color", "count", "image")},
+}
+_ATTRIBUTES = {"puzzle": ("type", "defaultcolor", "backgroundcolor"), "color": ("name", "char"),
+               "clues": ("type",), "count": ("color",), "solution": ("type", "id")}
+#: where an element the format does not define is ignored with a warning
+#: (elsewhere it is an error: it may be a clue or the goal gone wrong)
+_OPEN = ("puzzleset", "puzzle")
+#: the elements a puzzle or a puzzle set holds at most once
+_SINGLE = ("source", "id", "title", "author", "authorid", "copyright", "description")
+_SOLUTION_TYPES = ("goal", "solution", "saved")
+#: how many of the ignored things an error message names
+_MAX_NOTES = 3
 
 
-def _fix_entities(text: str) -> str:
+def _fix_entities(text: str, path: str) -> str:
+    """``text`` with its HTML entities (``&copy;``) replaced by their
+    characters; an entity that is neither an XML nor an HTML one is an error
+    (with an external DTD named, expat would drop it silently).  An entity
+    declaration is refused here too, so that whichever comes first is named."""
     def sub(m):
-        name = m.group(1)
-        if name in _XML_ENTITIES:
+        decl, name = m.groups()
+        if decl:
+            raise InputError("entity declarations are not supported", path, text.count("\n", 0, m.start()) + 1)
+        if name is None or name in _XML_ENTITIES:  # a comment, CDATA, or &amp; and its kin
             return m.group(0)
-        u = html.unescape(m.group(0))
-        return u if u != m.group(0) else m.group(0)
+        u = html5.get(name + ";")  # exactly: html.unescape reads "&notit;" as "\u00acit;"
+        if u is None:
+            raise InputError(f"undefined entity {echo(m.group(0))!r} (not an XML or HTML entity; "
+                             "a literal & is written &amp;)", path, text.count("\n", 0, m.start()) + 1)
+        return u
 
-    return re.sub(r"&([A-Za-z][A-Za-z0-9]*);", sub, text)
+    return _ENTITY_OR_LITERAL.sub(sub, text)
 
 
 def _parse_tree(text: str, path: str) -> _El:
@@ -94,16 +145,105 @@ def _parse_tree(text: str, path: str) -> _El:
     def entity(name, *_):
         raise InputError("entity declarations are not supported", path, p.CurrentLineNumber)
 
+    def skipped(name, _is_parameter):  # an entity that escaped _fix_entities (a name it does not match)
+        raise InputError(f"undefined entity '&{echo(name)};'", path, p.CurrentLineNumber)
+
     p.StartElementHandler, p.EndElementHandler, p.CharacterDataHandler = start, end, chars
-    p.EntityDeclHandler = entity
+    p.EntityDeclHandler, p.SkippedEntityHandler = entity, skipped
+    fixed = _fix_entities(text, path)
     try:
-        p.Parse(_fix_entities(text), True)
+        p.Parse(fixed, True)
     except expat.ExpatError as e:
         raise InputError(f"not well-formed XML: {expat.ErrorString(e.code)}", path, e.lineno) from None
     return root
 
 
+class _Ignored:
+    """What a file held that webpbn's format does not define and the reader
+    ignores: the warnings (``Nonogram.ignored``), and the notes an error
+    message adds for the likely misspellings among them (as in nonfile)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
+        self._guesses: dict = {}
+
+    def _guess(self, name: str, known) -> str | None:
+        key = (name, known)
+        if key not in self._guesses:  # once per name: a file may repeat one 100,000 times
+            guess = difflib.get_close_matches(name.lower(), known, n=1)
+            self._guesses[key] = guess[0] if guess else None
+        return self._guesses[key]
+
+    def element(self, el: _El, parent: _El) -> None:
+        guess = self._guess(el.tag, _CHILDREN[parent.tag])
+        hint = f" (a misspelling of <{guess}>?)" if guess else ""
+        self.warnings.append(f"{self.path}:{el.line}: unknown element <{echo(el.tag)}> inside "
+                             f"<{parent.tag}> ignored{hint}")
+        if guess:
+            self.notes.append(f"line {el.line}'s <{echo(el.tag)}> was ignored: a misspelling of <{guess}>?")
+
+    def attribute(self, name: str, el: _El) -> None:
+        guess = self._guess(name, _ATTRIBUTES.get(el.tag, ()))
+        hint = f" (a misspelling of {guess!r}?)" if guess else ""
+        self.warnings.append(f"{self.path}:{el.line}: unknown attribute {echo(name)!r} on <{el.tag}> "
+                             f"ignored{hint}")
+        if guess:
+            self.notes.append(f"line {el.line}'s attribute {echo(name)!r} was ignored: a misspelling "
+                              f"of {guess!r}?")
+
+    def explain(self, e: InputError) -> InputError:
+        """``e``, its message naming what was ignored that may explain it."""
+        if not self.notes:
+            return e
+        notes = self.notes[:_MAX_NOTES]
+        if len(self.notes) > _MAX_NOTES:
+            notes.append(f"{len(self.notes) - _MAX_NOTES} more ignored")
+        return InputError(f"{e.message} ({'; '.join(notes)})", e.path, e.line)
+
+
+def _check(el: _El, path: str, ignored: _Ignored) -> None:
+    """``el`` and what it holds against webpbn's format: an unknown attribute
+    is ignored with a warning; an unknown element too inside <puzzleset> and
+    <puzzle>, an error elsewhere; a single-valued element given twice is an
+    error."""
+    for name in el.attrs:
+        if name not in _ATTRIBUTES.get(el.tag, ()):
+            ignored.attribute(name, el)
+    allowed = _CHILDREN[el.tag]
+    if allowed is None:
+        if el.children:
+            c = el.children[0]
+            raise InputError(f"<{echo(c.tag)}> inside <{el.tag}>: only text belongs there", path, c.line)
+        return
+    first: dict[str, int] = {}
+    for c in el.children:
+        if c.tag not in allowed:
+            if el.tag not in _OPEN:
+                raise InputError(f"<{echo(c.tag)}> inside <{el.tag}>: only <{'>, <'.join(allowed)}> "
+                                 "elements belong there", path, c.line)
+            ignored.element(c, el)
+            continue
+        if c.tag in _SINGLE:
+            if c.tag in first:
+                raise InputError(f"<{c.tag}> given twice in one <{el.tag}> (first on line {first[c.tag]})",
+                                 path, c.line)
+            first[c.tag] = c.line
+        _check(c, path, ignored)
+
+
 def load(text: str, path: str) -> Nonogram:
+    ignored = _Ignored(path)
+    try:
+        p = _load(text, path, ignored)
+    except InputError as e:
+        raise ignored.explain(e) from None
+    p.ignored = tuple(ignored.warnings)
+    return p
+
+
+def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     root = _parse_tree(text, path)
     puzzles = list(root.iter("puzzle"))
     if not puzzles:
@@ -114,9 +254,11 @@ def load(text: str, path: str) -> Nonogram:
     kind = pz.attrs.get("type", "grid")
     if kind != "grid":
         raise InputError(f"puzzle type {echo(kind)!r} is not supported (only 'grid')", path, pz.line)
+    pset = root.find("puzzleset")
+    _check(pset if pset is not None and any(c is pz for c in pset.children) else pz, path, ignored)
     default = pz.attrs.get("defaultcolor", "black")
     background = pz.attrs.get("backgroundcolor", "white")
-    chars = {c.attrs.get("name"): c.attrs.get("char") for c in pz.findall("color")}
+    chars = _colours(pz, path)
 
     d = Draft(path)
     used: dict[str, int] = {}
@@ -126,12 +268,10 @@ def load(text: str, path: str) -> Nonogram:
             shown = which if which is None else echo(which)
             raise InputError(f"<clues type={shown!r}>: expected type \"rows\" or \"columns\"", path, clues.line)
         lines = clues.findall("line")
-        _only(clues, "line", path)
         out = []
         for k, ln in enumerate(lines):
             what = f"{which[:-1]} {k + 1} clue"
             counts = ln.findall("count")
-            _only(ln, "count", path)
             if ln.text.strip():  # webpbn's DTD: a line holds <count> elements only
                 raise InputError(f"{what}: text {echo(ln.text.strip())!r} directly inside <line>; each number "
                                  "goes in its own <count>", path, ln.line)
@@ -166,23 +306,26 @@ def load(text: str, path: str) -> Nonogram:
     if d.height == 0 or d.width == 0:
         raise InputError("a puzzle needs at least one row and one column", path, pz.line)
 
-    sols = {s.attrs.get("type", "goal"): s for s in pz.findall("solution")}
+    sols: dict[str, _El] = {}
+    for sol in pz.findall("solution"):
+        which = sol.attrs.get("type", "goal")
+        if which not in _SOLUTION_TYPES:
+            raise InputError(f"<solution type={echo(which)!r}>: expected type \"goal\", \"solution\" or "
+                             "\"saved\"", path, sol.line)
+        img = sol.findall("image")
+        if len(img) != 1:
+            raise InputError(f"<solution type=\"{which}\"> holds {plural(len(img), '<image>', '<image>s')}, "
+                             "expected one", path, (img[1] if img else sol).line)
+        if which == "saved":
+            continue  # a partly solved grid, kept by solvers: not a goal, several allowed
+        if which in sols:  # a second goal would silently replace the first
+            raise InputError(f"<solution type=\"{which}\"> given twice (first on line {sols[which].line})",
+                             path, sol.line)
+        sols[which] = sol
     sol = sols.get("goal") or sols.get("solution")
-    white = chars.get(background) or "."
     if sol is not None:
-        img = sol.find("image")
-        if img is not None:
-            rows = [r.strip().strip("|") for r in img.text.strip().splitlines() if r.strip()]
-            if any("?" in r for r in rows):
-                pass  # an incomplete image is not a goal
-            else:
-                if len(rows) != d.height or any(len(r) != d.width for r in rows):
-                    bad = next((k for k, r in enumerate(rows) if len(r) != d.width), None)
-                    what = (f"row {bad + 1} of the goal image has {plural(len(rows[bad]), 'cell')}, "
-                            f"expected {d.width}" if bad is not None else
-                            f"the goal image has {plural(len(rows), 'row')}, expected {d.height}")
-                    raise InputError(what, path, img.line + (bad or 0))
-                d.goal, d.goal_line = "".join(rows), img.line
+        black = next(iter(used), default)  # the clues' one colour
+        d.goal, d.goal_line = _goal(sol.find("image"), d, chars, background, black, path), sol.find("image").line
     d.title = html.unescape(_text(pz.find("title")))
     for tag, key in (("author", "by"), ("copyright", "copyright"), ("source", "source"), ("id", "catalogue")):
         v = _text(pz.find(tag)) or _text(root.find("puzzleset").find(tag) if root.find("puzzleset") else None)
@@ -190,16 +333,60 @@ def load(text: str, path: str) -> Nonogram:
             d.meta[key] = v
     if "catalogue" in d.meta and "source" in d.meta:
         d.meta["catalogue"] = f"{d.meta.pop('source')} {d.meta['catalogue']}"
-    return finish(d, white=white)
+    return finish(d)
 
 
 def _text(el) -> str:
     return el.text.strip() if el is not None else ""
 
 
-def _only(el: _El, tag: str, path: str) -> None:
-    """webpbn's DTD allows only ``tag`` elements inside ``el`` (<clues>: <line>,
-    <line>: <count>); anything else would be dropped, so it is an error."""
-    for c in el.children:
-        if c.tag != tag:
-            raise InputError(f"<{echo(c.tag)}> inside <{el.tag}>: only <{tag}> elements belong there", path, c.line)
+def _colours(pz: _El, path: str) -> dict[str, str | None]:
+    """The character of each colour of ``pz`` (its <color> elements, over
+    webpbn's predefined white '.' and black 'X'); a colour defined twice is
+    an error: the second would replace the first."""
+    chars: dict[str, str | None] = {"white": ".", "black": "X"}
+    where: dict[str, int] = {}
+    for c in pz.findall("color"):
+        name, char = c.attrs.get("name"), c.attrs.get("char")
+        if name is None:
+            raise InputError("<color> without a name", path, c.line)
+        if name in where:
+            raise InputError(f"colour {echo(name)!r} defined twice (first on line {where[name]})", path, c.line)
+        if char is not None and len(char) != 1:
+            raise InputError(f"colour {echo(name)!r}: char {echo(char)!r} is not one character", path, c.line)
+        where[name] = c.line
+        chars[name] = char
+    return chars
+
+
+def _goal(img: _El, d: Draft, chars: dict, background: str, black: str, path: str) -> str:
+    """The goal image's cells, row-major, as "0" (white: the background
+    colour's character) and "1" (black: the clue colour's); any other
+    character is an error at its line."""
+    white_ch, black_ch = chars.get(background), chars.get(black)
+    for name, ch in ((background, white_ch), (black, black_ch)):
+        if ch is None:
+            raise InputError(f"the goal image needs a character for colour {echo(name)!r} "
+                             f"(<color name=\"{echo(name)}\" char=\"...\">)", path, img.line)
+    if white_ch == black_ch:
+        raise InputError(f"the goal image cannot tell white from black: colours {echo(background)!r} and "
+                         f"{echo(black)!r} have the same character {white_ch!r}", path, img.line)
+    cells = str.maketrans({white_ch: "0", black_ch: "1"})
+    rows = []  # (line, cells): the image's text starts on the <image> tag's line
+    for k, raw in enumerate(img.text.split("\n")):
+        r = raw.strip()
+        if r:
+            rows.append((img.line + k, r[1:-1] if len(r) >= 2 and r[0] == r[-1] == "|" else r))
+    out = []
+    for k, (line, r) in enumerate(rows):
+        bad = next((ch for ch in r if ch not in (white_ch, black_ch)), None)
+        if bad is not None:
+            raise InputError(f"row {k + 1} of the goal image: {echo(bad)!r} is neither {white_ch!r} "
+                             f"({echo(background)}) nor {black_ch!r} ({echo(black)})", path, line)
+        if len(r) != d.width:  # named at img.line + k, as before (exact when the rows start on the tag's line)
+            raise InputError(f"row {k + 1} of the goal image has {plural(len(r), 'cell')}, expected {d.width}",
+                             path, img.line + k)
+        out.append(r.translate(cells))
+    if len(rows) != d.height:
+        raise InputError(f"the goal image has {plural(len(rows), 'row')}, expected {d.height}", path, img.line)
+    return "".join(out)

@@ -370,3 +370,126 @@ def test_a_grid_too_large_to_build(tmp_path):
 ])
 def test_xml_clues_hold_only_what_the_dtd_allows(rows, message):
     assert _error(xmlfile, _xml(rows), "f.xml") == message
+
+
+# ------------------------- .xml: nothing repeated or unknown is dropped silently
+
+def _tiny(old: str, new: str) -> str:
+    assert old in XML
+    return XML.replace(old, new, 1)
+
+
+GOAL = '<solution type="goal">\n<image>\n|X.X|\n|X..|\n</image>\n</solution>\n'
+
+
+@pytest.mark.parametrize("text,message", [
+    (_tiny("<title>Tiny</title>\n", "<title>Tiny</title>\n<title>Two</title>\n"),
+     "t.xml:8: <title> given twice in one <puzzle> (first on line 7)"),
+    (_tiny("<author>Someone</author>\n", "<author>Someone</author>\n<author>Else</author>\n"),
+     "t.xml:9: <author> given twice in one <puzzle> (first on line 8)"),
+    (_tiny("<puzzleset>\n", "<puzzleset>\n<source>a</source>\n<source>b</source>\n"),
+     "t.xml:5: <source> given twice in one <puzzleset> (first on line 4)"),
+    # a goal that contradicts the clues, then a valid one: the second used to win silently
+    (_tiny("</solution>\n", "</solution>\n" + GOAL.replace("|X.X|", "|XXX|")),
+     "t.xml:27: <solution type=\"goal\"> given twice (first on line 21)"),
+    (_tiny('<solution type="goal">', "<solution>"), None),  # type="goal" is the default
+    (_tiny('<solution type="goal">', '<solution type="frob">'),
+     "t.xml:21: <solution type='frob'>: expected type \"goal\", \"solution\" or \"saved\""),
+    (_tiny("</image>\n", "</image>\n<image>\n|X.X|\n</image>\n"),
+     "t.xml:26: <solution type=\"goal\"> holds 2 <image>s, expected one"),
+    (_tiny('<color name="black" char="X">000</color>\n',
+           '<color name="black" char="X">000</color>\n<color name="black" char="#">000</color>\n'),
+     "t.xml:12: colour 'black' defined twice (first on line 11)"),
+    (_tiny("<title>Tiny</title>", "<title>Tiny <b>bold</b></title>"),
+     "t.xml:7: <b> inside <title>: only text belongs there"),
+    (_tiny("<image>\n", "<image>\n<row/>\n"), "t.xml:23: <row> inside <image>: only text belongs there"),
+    (_tiny("</image>\n", "</image>\n<note>n</note>\n"),
+     "t.xml:26: <note> inside <solution>: only <image> elements belong there"),
+])
+def test_xml_a_repeated_element_is_an_error(text, message):
+    if message is None:
+        assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))
+    else:
+        assert _error(xmlfile, text, "t.xml") == message
+
+
+def test_xml_saved_solutions_are_partial_grids_and_may_repeat():
+    saved = '<solution type="saved">\n<image>\n|X??|\n|?..|\n</image>\n</solution>\n'
+    p = xmlfile.load(_tiny("</solution>\n", "</solution>\n" + saved + saved), "t.xml")
+    assert p.goal == ((1, 0, 1), (1, 0, 0)) and p.ignored == ()
+
+
+def test_xml_unknown_elements_and_attributes_are_ignored_with_a_warning():
+    text = _tiny('<puzzle type="grid" defaultcolor="black">\n',
+                 '<puzzle type="grid" defaultcolor="black" foo="bar">\n<frob>1</frob>\n<titel>x</titel>\n')
+    text = text.replace("<count>2</count>", '<count colour="red">2</count>')
+    p = xmlfile.load(text, "t.xml")
+    assert p.title == "Tiny" and p.cols == [(2,), (), (1,)]
+    assert p.ignored == ("t.xml:4: unknown attribute 'foo' on <puzzle> ignored",
+                         "t.xml:5: unknown element <frob> inside <puzzle> ignored",
+                         "t.xml:6: unknown element <titel> inside <puzzle> ignored (a misspelling of <title>?)",
+                         "t.xml:15: unknown attribute 'colour' on <count> ignored (a misspelling of 'color'?)")
+    # what webpbn defines and the tool does not use is accepted quietly
+    known = _tiny("<title>Tiny</title>\n", "<title>Tiny</title>\n<authorid>s</authorid>\n"
+                  "<description>d</description>\n<note>n</note>\n")
+    known = known.replace('<puzzle type="grid" defaultcolor="black">',
+                          '<puzzle type="grid" defaultcolor="black" backgroundcolor="white">')
+    assert xmlfile.load(known, "t.xml").ignored == ()
+    assert xmlfile.load(XML, "t.xml").ignored == ()
+
+
+def test_xml_an_error_names_the_misspelling_that_may_explain_it():
+    text = _tiny('<clues type="rows">', '<clue type="rows">').replace("</clues>\n<solution", "</clue>\n<solution")
+    assert _error(xmlfile, text, "t.xml") == (
+        't.xml:4: no <clues type="rows"> (line 17\'s <clue> was ignored: a misspelling of <clues>?)')
+
+
+@pytest.mark.parametrize("old,new,message", [
+    # with an external DTD named, expat skips an undefined entity silently (the title became the file name)
+    ("<title>Tiny</title>", "<title>&a;</title>",
+     "t.xml:7: undefined entity '&a;' (not an XML or HTML entity; a literal & is written &amp;)"),
+    ("<title>Tiny</title>", '<title>x</title><color name="&b;" char="o">f00</color>',
+     "t.xml:7: undefined entity '&b;' (not an XML or HTML entity; a literal & is written &amp;)"),
+    # html.unescape would read the legacy "&not" in it: "\u00acit;"
+    ("<title>Tiny</title>", "<title>&notit;</title>",
+     "t.xml:7: undefined entity '&notit;' (not an XML or HTML entity; a literal & is written &amp;)"),
+])
+def test_xml_an_undefined_entity_is_an_error(old, new, message):
+    assert _error(xmlfile, _tiny(old, new), "t.xml") == message
+
+
+def test_xml_entities_in_comments_and_cdata_are_text():
+    p = xmlfile.load(_tiny("<author>Someone</author>", "<!-- &a; --><author><![CDATA[&copy;]]> &amp; &copy;</author>"),
+                     "t.xml")
+    assert p.meta["by"] == "&copy; & \u00a9"
+
+
+# ---------------------------------- goal images: only white and black characters
+
+@pytest.mark.parametrize("old,new,message", [
+    ("|X.X|", "|X?X|", "t.xml:23: row 1 of the goal image: '?' is neither '.' (white) nor 'X' (black)"),
+    ("|X..|", "|X[.X].|", "t.xml:24: row 2 of the goal image: '[' is neither '.' (white) nor 'X' (black)"),
+    ("|X..|", "|x..|", "t.xml:24: row 2 of the goal image: 'x' is neither '.' (white) nor 'X' (black)"),
+    ("|X..|", "|X. |", "t.xml:24: row 2 of the goal image: ' ' is neither '.' (white) nor 'X' (black)"),
+    ('<color name="black" char="X">000</color>', '<color name="black">000</color>',
+     "t.xml:22: the goal image needs a character for colour 'black' (<color name=\"black\" char=\"...\">)"),
+    ('<color name="black" char="X">', '<color name="black" char="XY">',
+     "t.xml:11: colour 'black': char 'XY' is not one character"),
+])
+def test_xml_goal_characters(old, new, message):
+    assert _error(xmlfile, _tiny(old, new), "t.xml") == message
+
+
+def test_xml_goal_characters_follow_the_files_colours():
+    # a file's own characters, another background name, another clue colour: all read as the file says
+    text = (XML.replace('char=".">fff', 'char="0">fff').replace('char="X">000', 'char="1">000')
+            .replace("|X.X|\n|X..|", "|101|\n|100|"))
+    assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))
+    text = (XML.replace('defaultcolor="black"', 'defaultcolor="ink" backgroundcolor="paper"')
+            .replace('<color name="white" char=".">fff</color>\n<color name="black" char="X">000</color>',
+                     '<color name="paper" char="-">fff</color>\n<color name="ink" char="#">000</color>')
+            .replace("|X.X|\n|X..|", "|#-#|\n|#--|"))
+    assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))
+    # webpbn's predefined white '.' and black 'X' need no <color>
+    text = XML.replace('<color name="white" char=".">fff</color>\n<color name="black" char="X">000</color>\n', "")
+    assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))
