@@ -96,11 +96,10 @@ def test_errors_name_file_line_and_problem(text, message):
     assert str(e.value) == message
 
 
-def test_piece_larger_than_box_is_refused_at_its_line():
+def test_piece_larger_than_box_is_no_solution_naming_its_line():
+    # since 368e848 a well-formed file whose piece fits nowhere is no solution (exit 1), not bad input
     t = load("BOX / 2 * 2\nELEMENT / (I) (1, 1), (2, 1), (3, 1)\nELEMENT / (O) (1, 1)\n", "f.box")
-    with pytest.raises(InputError) as e:
-        t.compile()
-    assert str(e.value) == "f.box:2: piece I fits nowhere on the board"
+    assert t.precheck() == "piece I (f.box:2) fits nowhere on the board"
 
 
 # ------------------------------------------------ huge boards, refused early
