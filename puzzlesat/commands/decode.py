@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
+from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import Header, falsified, problem_digest, read_answer, read_cnf
 from ..errors import InputError, VerificationError
@@ -119,7 +119,8 @@ def run(args) -> int:
                              f"belongs to a different instance or encoding (the decoded board fails: {e})",
                              apath) from None
         extra = f"; the answer also falsifies {len(bad)} clauses of the CNF" if bad else ""
-        result.update(valid=False, error=str(e))
+        # the keys README promises of a failure's JSON, besides the result's own
+        result.update(valid=False, error=str(e), kind="verification-failed", exit_code=EXIT_INTERNAL)
         if args.json:
             emit_json(result)
         raise VerificationError(f"{apath}: the solver's model is not a solution: {e}{extra}") from None

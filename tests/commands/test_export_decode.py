@@ -385,3 +385,15 @@ def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path,
     err = capsys.readouterr().err
     assert err.startswith("note: the answer falsifies ") and " clauses of the mixed encoding with --unique " in err
     assert err.endswith("; it has the size of the export without --unique: was it exported without --unique?\n")
+
+
+def test_decode_json_of_a_failed_verification_keeps_the_readme_promise(tmp_path, capsys):
+    a = _answer(tmp_path, "s SATISFIABLE\nv 1 3 4 0\n")
+    assert main(["decode", "dominoes-2x4", a, "--json"]) == 4
+    out, err = capsys.readouterr()
+    res = json.loads(out)
+    # README: a failure's object has "error", "kind" and "exit_code"; the result's keys stay
+    assert (res["error"], res["kind"], res["exit_code"]) == ("cell (2, 3) is not covered", "verification-failed", 4)
+    assert (res["valid"], res["instance"], res["status"], res["assigned"]) == (False, "dominoes-2x4", "SAT", 3)
+    assert err == (f"puzzlesat: verification failed: {a}: the solver's model is not a solution: cell (2, 3) is not "
+                   "covered\n")
