@@ -7,7 +7,9 @@ instance is recognised by what it says, or by ``--cnf``):
 1. the answer parses (SAT-competition or MiniSat style; file:line errors);
 2. with ``--cnf``: that file's identity line names this instance (problem
    digest), and gives the encoding and --unique used; an answer carrying a
-   ``c puzzlesat-header`` line is checked the same way;
+   ``c puzzlesat-header`` line is checked the same way (and must agree with
+   the CNF's); a field the line should not have is an error, one this
+   version does not know a warning (a newer version may add fields);
 3. UNSAT -> "no solution" (exit 1); UNKNOWN -> exit 3;
 4. no variable beyond the CNF's variables (exit 2);
 5. the true primary variables are decoded and verified by the family: a
@@ -25,9 +27,9 @@ import sys
 
 from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
-from ..encoders.dimacs import Header, falsified, problem_digest, read_answer, read_cnf
+from ..encoders.dimacs import HEADER_TAG, Header, falsified, problem_digest, read_answer, read_cnf
 from ..errors import InputError, VerificationError
-from .common import add_color_option, add_instance, load
+from .common import add_color_option, add_instance, load, note
 
 NAME = "decode"
 HELP = "decode and verify an external SAT solver's answer to an exported CNF"
@@ -61,21 +63,28 @@ def run(args) -> int:
     answer = read_answer(_read(args.answer), apath)
     encoding, unique = args.encoding, args.unique
     declared: Header | None = None
+    at: tuple[str | None, int | None] = (None, None)  # the file and line of the header in use
     if args.cnf:
         cnf = read_cnf(_read(args.cnf), args.cnf, keep_clauses=False)
         if cnf.header is None:
             raise InputError("no 'c puzzlesat-header' line: not a CNF written by puzzlesat export", args.cnf)
-        _check_header(cnf.header, digest, args.cnf, None, args.instance)
-        declared = cnf.header
+        _check_header(cnf.header, digest, args.cnf, cnf.header_line, args.instance)
+        _warn_ignored(cnf.header)
+        declared, at = cnf.header, (args.cnf, cnf.header_line)
     if answer.header is not None:
         _check_header(answer.header, digest, apath, answer.header_line, args.instance)
-        declared = declared or answer.header
+        _warn_ignored(answer.header)
+        if declared is not None and answer.header != declared:
+            raise InputError(f"its '{HEADER_TAG}' comment differs from the one on line {at[1]} of {args.cnf}: "
+                             "the answer and the CNF come from different exports", apath, answer.header_line)
+        if declared is None:
+            declared, at = answer.header, (apath, answer.header_line)
     if declared is not None:
         if encoding is not None and encoding != declared.encoding:
-            raise InputError(f"--encoding {encoding}, but the CNF was exported with --encoding {declared.encoding}")
+            raise InputError(f"--encoding {encoding}, but the CNF was exported with --encoding {declared.encoding}",
+                             *at)
         if unique and not declared.unique:
-            raise InputError("--unique, but the CNF was exported without --unique (decode without it)",
-                             args.cnf or apath)
+            raise InputError("--unique, but the CNF was exported without --unique (decode without it)", *at)
         encoding, unique = declared.encoding, declared.unique or unique
     encoding = encoding or DEFAULT_ENCODING
 
@@ -97,7 +106,7 @@ def run(args) -> int:
     n_vars = enc.n_vars
     if declared is not None and declared.vars != n_vars:
         raise InputError(f"the CNF has {declared.vars} variables but this instance with encoding {encoding} "
-                         f"has {n_vars}: exported by another version of puzzlesat?", args.cnf or apath)
+                         f"has {n_vars}: exported by another version of puzzlesat?", *at)
     if (not unique and declared is None and answer.max_var() > n_vars
             and _unique_vars(problem, encoding) >= answer.max_var()):
         raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's CNF "
@@ -156,6 +165,12 @@ def _check_header(h: Header, digest: str, path: str, line, instance: str) -> Non
     if h.problem != digest:
         raise InputError(f"written for a different instance (problem digest {h.problem}; "
                          f"{instance} has {digest})", path, line)
+
+
+def _warn_ignored(h: Header) -> None:
+    """A header field this version does not know is read past, not dropped silently."""
+    for msg in h.ignored:
+        note(f"puzzlesat: warning: {msg}")
 
 
 def _out(args, result, text) -> None:

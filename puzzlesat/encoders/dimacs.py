@@ -42,7 +42,9 @@ Reading answers
 
 Anything else is an :class:`~puzzlesat.errors.InputError` naming the file
 and line: not a solver output, a non-integer literal, a model without its
-ending 0, a variable beyond the CNF's header, a variable given both values.
+ending 0, a variable beyond the CNF's header, a variable given both values,
+a second ``c puzzlesat-header`` line or one that does not say what
+:meth:`Header.line` writes.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ from typing import Callable, Iterable, Iterator, TextIO
 
 from ..errors import InputError, shorten
 from ..problem import Clause, Problem, Regular
-from .cnf import CnfEncoding
+from .cnf import ENCODINGS, CnfEncoding
 
 HEADER_TAG = "puzzlesat-header"
 
@@ -97,6 +99,8 @@ class Header:
     vars: int
     clauses: int
     primary: int
+    #: warnings ("file:line: ...") for the fields :meth:`parse` does not know
+    ignored: tuple[str, ...] = field(default=(), compare=False)
 
     def line(self) -> str:
         return (f"c {HEADER_TAG} problem={self.problem} encoding={self.encoding} "
@@ -105,12 +109,44 @@ class Header:
 
     @classmethod
     def parse(cls, line: str, path: str | None = None, lineno: int | None = None) -> "Header":
-        fields = dict(kv.split("=", 1) for kv in line.split()[2:] if "=" in kv)
-        try:
-            return cls(fields["problem"], fields["encoding"], fields.get("unique", "no") == "yes",
-                       int(fields["vars"]), int(fields["clauses"]), int(fields.get("primary", 0)))
-        except (KeyError, ValueError):
-            raise InputError(f"malformed '{HEADER_TAG}' comment: {line.strip()!r}", path, lineno) from None
+        """The header in ``line``, every field checked: an export writes
+        each of the six once, so a field missing, given twice or with a value
+        no export writes is an InputError at ``path``:``lineno``.  A field
+        this version does not know (one a newer version may add) is not an
+        error but not dropped silently either: it is in ``ignored``."""
+        def bad(problem: str) -> InputError:
+            return InputError(f"malformed '{HEADER_TAG}' comment: {problem}", path, lineno)
+
+        fields: dict[str, str] = {}
+        ignored = []
+        for tok in line.split()[2:]:
+            key, eq, value = tok.partition("=")
+            if not eq or not key:
+                raise bad(f"{shorten(tok)!r} is not a NAME=VALUE field")
+            if key in fields:
+                raise bad(f"{shorten(key)}= given twice")
+            fields[key] = value
+            if key not in _HEADER_FIELDS:
+                ignored.append(str(InputError(f"unknown field {shorten(tok)!r} in the '{HEADER_TAG}' comment "
+                                              "ignored (written by a newer puzzlesat?)", path, lineno)))
+        for key in _HEADER_FIELDS:
+            if key not in fields:
+                raise bad(f"no {key}= field")
+        if fields["encoding"] not in ENCODINGS:
+            raise bad(f"unknown encoding {shorten(fields['encoding'])!r}; choose one of: {', '.join(ENCODINGS)}")
+        if fields["unique"] not in ("yes", "no"):
+            raise bad(f"unique={shorten(fields['unique'])}: expected unique=yes or unique=no")
+        counts = {}
+        for key in ("vars", "clauses", "primary"):
+            if not re.fullmatch(r"[0-9]+", fields[key]):  # ASCII: int() would read a full-width '１'
+                raise bad(f"{key}={shorten(fields[key])}: not a whole number (digits 0-9)")
+            counts[key] = int(fields[key])
+        return cls(fields["problem"], fields["encoding"], fields["unique"] == "yes", counts["vars"],
+                   counts["clauses"], counts["primary"], tuple(ignored))
+
+
+#: the fields of a header line, as :meth:`Header.line` writes them
+_HEADER_FIELDS = ("problem", "encoding", "unique", "vars", "clauses", "primary")
 
 
 # ------------------------------------------------------------------ writing
@@ -250,6 +286,9 @@ def read_answer(text: str, path: str | None = None) -> Answer:
         first, _, rest = line.partition(" ")
         if first == "c":
             if rest.split()[:1] == [HEADER_TAG]:
+                if header is not None:
+                    raise InputError(f"second '{HEADER_TAG}' comment (the first is line {header_line})",
+                                     path, lineno)
                 header, header_line = Header.parse(line, path, lineno), lineno
             continue
         if ans is None:
@@ -338,6 +377,7 @@ class CnfFile:
     show: list[int] | None
     header: Header | None
     comments_after_p: bool
+    header_line: int | None = None
 
 
 def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -> CnfFile:
@@ -347,7 +387,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
     clauses: list[list[int]] = []
     cur: list[int] = []
     show: list[int] | None = None
-    header = None
+    header = header_line = None
     after_p = False
     count = 0
     for lineno, raw in enumerate(text.splitlines(), 1):
@@ -365,7 +405,10 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
                 ids = [int(t) for t in parts[3:]]
                 show = (show or []) + [i for i in ids if i != 0]
             elif parts[1:2] == [HEADER_TAG]:
-                header = Header.parse(line, path, lineno)
+                if header is not None:
+                    raise InputError(f"second '{HEADER_TAG}' comment (the first is line {header_line})",
+                                     path, lineno)
+                header, header_line = Header.parse(line, path, lineno), lineno
             continue
         if line.startswith("p"):
             parts = line.split()
@@ -396,7 +439,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
         raise InputError("the last clause does not end with 0", path)
     if count != n_clauses:
         raise InputError(f"the header says {n_clauses} clauses, the file has {count}", path)
-    return CnfFile(n_vars, clauses, show, header, after_p)
+    return CnfFile(n_vars, clauses, show, header, after_p, header_line)
 
 
 def falsified(clauses: Iterable[list[int]], values: dict[int, bool]) -> list[int]:

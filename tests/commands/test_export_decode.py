@@ -366,8 +366,9 @@ def test_decode_says_when_unique_is_the_mismatch(tmp_path, capsys):
                                        "with --unique\n")
     # --unique given, the CNF named exported without it
     assert main(["decode", "pentomino-3x20", a, "--unique", "--cnf", str(plain)]) == 2
-    assert capsys.readouterr().err == (f"puzzlesat: {plain}: --unique, but the CNF was exported without --unique "
-                                       "(decode without it)\n")
+    line = read_cnf(plain.read_text()).header_line
+    assert capsys.readouterr().err == (f"puzzlesat: {plain}:{line}: --unique, but the CNF was exported without "
+                                       "--unique (decode without it)\n")
 
 
 def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path, capsys):
@@ -385,6 +386,93 @@ def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path,
     err = capsys.readouterr().err
     assert err.startswith("note: the answer falsifies ") and " clauses of the mixed encoding with --unique " in err
     assert err.endswith("; it has the size of the export without --unique: was it exported without --unique?\n")
+
+
+# ------------------------------------------- strict header reading
+
+
+def _dominoes_cnf(tmp_path, edit=lambda t: t, name="d.cnf"):
+    """dominoes-2x4's export (10 variables), edited; and its header's line."""
+    assert main(["export", "dominoes-2x4", "-o", str(tmp_path / "plain.cnf")]) == 0
+    text = (tmp_path / "plain.cnf").read_text()
+    line = read_cnf(text).header_line
+    p = tmp_path / name
+    p.write_text(edit(text))
+    return str(p), line
+
+
+# a dominoes-2x4 tiling: its true variables
+DOMINO_OK = "s SATISFIABLE\nv 1 3 4 6 0\n"
+
+
+@pytest.mark.parametrize("old,new,problem", [
+    ("encoding=mixed", "encoding=bogus",
+     "unknown encoding 'bogus'; choose one of: mixed, pairwise, seqcounter, ladder, bitwise, sortnetwrk, "
+     "cardnetwrk, totalizer, mtotalizer, kmtotalizer"),
+    ("unique=no", "unique=maybe", "unique=maybe: expected unique=yes or unique=no"),
+    ("vars=10", "vars=\uff11\uff10", "vars=\uff11\uff10: not a whole number (digits 0-9)"),
+    ("encoding=mixed", "encoding=mixed encoding=pairwise", "encoding= given twice"),
+    ("unique=no", "unique=no fast", "'fast' is not a NAME=VALUE field"),
+    (" primary=10", "", "no primary= field"),
+])
+def test_decode_cnf_header_fields_are_checked(tmp_path, capsys, old, new, problem):
+    cnf, line = _dominoes_cnf(tmp_path, lambda t: t.replace(old, new, 1))
+    a = _answer(tmp_path, DOMINO_OK)
+    capsys.readouterr()
+    message = f"{cnf}:{line}: malformed 'puzzlesat-header' comment: {problem}"
+    assert main(["decode", "dominoes-2x4", a, "--cnf", cnf]) == 2
+    assert capsys.readouterr().err == f"puzzlesat: {message}\n"
+    assert main(["decode", "dominoes-2x4", a, "--cnf", cnf, "--json"]) == 2
+    assert json.loads(capsys.readouterr().out) == {"error": message, "kind": "bad-input", "exit_code": 2}
+
+
+def test_decode_header_in_answer_is_checked_as_strictly(tmp_path, capsys):
+    a = _answer(tmp_path, "c puzzlesat-header problem=9cbdb34add188a8c encoding=mixed unique=maybe vars=10 "
+                          "clauses=24 primary=10\n" + DOMINO_OK)
+    assert main(["decode", "dominoes-2x4", a]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {a}:1: malformed 'puzzlesat-header' comment: unique=maybe: "
+                                       "expected unique=yes or unique=no\n")
+
+
+def test_decode_cnf_header_given_twice(tmp_path, capsys):
+    cnf, line = _dominoes_cnf(tmp_path, lambda t: re.sub(r"^(c puzzlesat-header .*\n)", r"\1\1", t, flags=re.M))
+    a = _answer(tmp_path, DOMINO_OK)
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", a, "--cnf", cnf]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {cnf}:{line + 1}: second 'puzzlesat-header' comment (the first "
+                                       f"is line {line})\n")
+    header = next(l for l in open(cnf) if l.startswith("c puzzlesat-header"))
+    twice = _answer(tmp_path, header + "c\n" + header + DOMINO_OK, "twice.txt")
+    assert main(["decode", "dominoes-2x4", twice]) == 2
+    assert capsys.readouterr().err == f"puzzlesat: {twice}:3: second 'puzzlesat-header' comment (the first is line 1)\n"
+
+
+def test_decode_unknown_header_field_is_a_warning_naming_it(tmp_path, capsys):
+    # a newer version may add a field: read past it, but say so (the digest,
+    # the counts and the puzzle's own verification still check the answer)
+    cnf, line = _dominoes_cnf(tmp_path, lambda t: t.replace(" primary=10", " primary=10 extra=1", 1))
+    a = _answer(tmp_path, DOMINO_OK)
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", a, "--cnf", cnf, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["valid"]
+    assert err == (f"puzzlesat: warning: {cnf}:{line}: unknown field 'extra=1' in the 'puzzlesat-header' comment "
+                   "ignored (written by a newer puzzlesat?)\n")
+
+
+def test_decode_header_mismatches_name_the_header_line(tmp_path, capsys):
+    cnf, line = _dominoes_cnf(tmp_path)
+    # the answer's own header must be the CNF's
+    header = next(l for l in open(cnf) if l.startswith("c puzzlesat-header"))
+    a = _answer(tmp_path, header.replace("encoding=mixed", "encoding=pairwise") + DOMINO_OK)
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", a, "--cnf", cnf]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {a}:1: its 'puzzlesat-header' comment differs from the one on "
+                                       f"line {line} of {cnf}: the answer and the CNF come from different exports\n")
+    a = _answer(tmp_path, DOMINO_OK)
+    assert main(["decode", "dominoes-2x4", a, "--cnf", cnf, "-e", "pairwise"]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {cnf}:{line}: --encoding pairwise, but the CNF was exported "
+                                       "with --encoding mixed\n")
 
 
 def test_decode_json_of_a_failed_verification_keeps_the_readme_promise(tmp_path, capsys):
