@@ -5,7 +5,7 @@
     height 10
     rows                    then `height` clue lines: 2,1 / 0 / (empty line)
     columns                 then `width` clue lines
-    goal "0110001101..."    optional: the picture, row-major, 0 = white
+    goal "0110001101..."    optional: the picture, row-major, 0 = white, 1 = black
 
 Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
 
@@ -31,6 +31,10 @@ Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
   white; more than one is a multicolour puzzle, which is refused clearly.
   Other characters after a number are ignored, as FORMAT.md asks (``1;1``
   reads as 1), with a warning in ``Nonogram.ignored``.
+- A goal cell is ``0`` (white), ``1`` or the file's colour letter (black);
+  FORMAT.md calls anything but 0 "a filled spot, likely either a 1 or a
+  color character", but any other character (``x``, or ``.``, white in
+  other formats) is an error at its line: it is likelier a slip than black.
 - Lines with an unknown key are ignored, as FORMAT.md asks, each with a
   warning; string values may be quoted and carry HTML escapes.  A key other
   than ``color`` given twice is an error (the second would replace the first).
@@ -183,17 +187,17 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
             raise InputError(f"{key} given twice (first on line {seen[key]})", path, lineno)
         elif key == "goal":
             seen[key] = lineno
-            g = rest.strip()
-            if g.startswith('"'):  # a quoted goal may run on over several lines
-                g = g[1:]
-                while not g.endswith('"') and i < len(lines):
-                    g += lines[i].strip()
+            parts = [(lineno, rest.strip())]  # each line's part of the goal, for a message's line
+            if parts[0][1].startswith('"'):  # a quoted goal may run on over several lines
+                parts[0] = (lineno, parts[0][1][1:])
+                while not parts[-1][1].endswith('"') and i < len(lines):
+                    parts.append((i + 1, lines[i].strip()))
                     i += 1
-                if not g.endswith('"'):
+                if not parts[-1][1].endswith('"'):
                     raise InputError("goal: no closing quote", path, lineno)
-                g = g[:-1]
-            d.goal = re.sub(r"\s+", "", g)
-            d.goal_line = lineno
+                parts[-1] = (parts[-1][0], parts[-1][1][:-1])
+            goal = [(n, ch) for n, t in parts for ch in re.sub(r"\s+", "", t)]
+            d.goal, d.goal_line = "".join(ch for _, ch in goal), lineno
         elif key == "color":
             colour_keys.append((rest.strip(), lineno))
         elif key in _META:
@@ -206,8 +210,26 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         names = ", ".join(sorted(colours)) if len(colours) > 1 else ", ".join(echo(c) for c, _ in colour_keys)
         raise InputError(f"multicolour nonograms (colours {names}) are not supported yet; "
                          "only black-and-white ones", path, line)
+    if d.goal is not None:
+        d.goal = _goal(goal, d.width, colours | {c[:1].lower() for c, _ in colour_keys}, path)
     d.title = d.meta.get("title", "")
     return finish(d)
+
+
+def _goal(cells: list[tuple[int, str]], width: int | None, colours: set, path: str) -> str:
+    """The goal's cells as "0" (white) and "1" (black).  FORMAT.md: "0 is a
+    blank; anything else is a filled spot, likely either a 1 or a color
+    character designation"; so 1 and the file's colour letter are black, and
+    any other character (``x``, ``.``) is an error at its line rather than
+    read as black (``.`` is white in other formats)."""
+    black = ["1"] + sorted(c for c in colours if c)
+    ok = {"0", *black, *(c.upper() for c in black)}
+    for k, (line, ch) in enumerate(cells):
+        if ch not in ok:
+            at = f"row {k // width + 1}, column {k % width + 1}" if width else f"cell {k + 1}"
+            raise InputError(f"goal: {echo(ch)!r} at {at} is neither 0 (white) nor "
+                             f"{' or '.join(black)} (black)", path, line)
+    return "".join("0" if ch == "0" else "1" for _, ch in cells)
 
 
 def _section(section, expected: int, key: str, path, header_line: int, colours: set, ignored: _Ignored):

@@ -493,3 +493,34 @@ def test_xml_goal_characters_follow_the_files_colours():
     # webpbn's predefined white '.' and black 'X' need no <color>
     text = XML.replace('<color name="white" char=".">fff</color>\n<color name="black" char="X">000</color>\n', "")
     assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))
+
+
+NON_1x4 = "width 4\nheight 1\nrows\n1,1\ncolumns\n1\n0\n1\n0\n"
+
+
+@pytest.mark.parametrize("goal,message", [
+    # FORMAT.md: "0 is a blank; anything else is a filled spot, likely either a 1 or a color
+    # character": 'x' and '.' were read as black without a word
+    ('goal "10x1"', "f.non:10: goal: 'x' at row 1, column 3 is neither 0 (white) nor 1 (black)"),
+    ('goal "1.##"', "f.non:10: goal: '.' at row 1, column 2 is neither 0 (white) nor 1 (black)"),
+    ('goal "1020"', "f.non:10: goal: '2' at row 1, column 3 is neither 0 (white) nor 1 (black)"),
+    ('goal "10\n1\n?"', "f.non:12: goal: '?' at row 1, column 4 is neither 0 (white) nor 1 (black)"),
+    ('goal "1010"', None),
+    ('goal "10\n10"', None),
+    ("goal 10 10", None),
+])
+def test_non_goal_characters(goal, message):
+    if message is None:
+        assert nonfile.load(NON_1x4 + goal + "\n", "f.non").goal == ((1, 0, 1, 0),)
+    else:
+        assert _error(nonfile, NON_1x4 + goal + "\n", "f.non") == message
+
+
+def test_non_goal_colour_letters_are_black_when_the_file_uses_them():
+    text = "width 4\nheight 1\nrows\n1a,1a\ncolumns\n1a\n0\n1a\n0\n"
+    assert nonfile.load(text + 'goal "a0A0"\n', "f.non").goal == ((1, 0, 1, 0),)
+    assert nonfile.load(NON_1x4 + 'color a #ff0000\ngoal "a0a0"\n', "f.non").goal == ((1, 0, 1, 0),)
+    assert _error(nonfile, text + 'goal "a0b0"\n', "f.non") == (
+        "f.non:10: goal: 'b' at row 1, column 3 is neither 0 (white) nor 1 or a (black)")
+    assert _error(nonfile, NON_1x4 + 'goal "a0a0"\n', "f.non") == (
+        "f.non:10: goal: 'a' at row 1, column 1 is neither 0 (white) nor 1 (black)")
