@@ -47,10 +47,12 @@ def add_arguments(p) -> None:
 
 
 def _read(path: str) -> str:
+    """The text of ``path`` (``-``: stdin), without a leading byte-order mark
+    (Windows editors write one; it is not content, as for puzzle files)."""
     if path == "-":
-        return sys.stdin.read()
+        return sys.stdin.read().removeprefix("\ufeff")
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
             return f.read()
     except OSError as e:
         raise InputError(e.strerror or str(e), path) from None
@@ -110,7 +112,8 @@ def run(args) -> int:
     if (not unique and declared is None and answer.max_var() > n_vars
             and _unique_vars(problem, encoding) >= answer.max_var()):
         raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's CNF "
-                         f"(encoding {encoding}) but within its --unique export's: decode with --unique", apath)
+                         f"(encoding {encoding}) but within its --unique export's: decode with --unique",
+                         apath, answer.line_of[answer.max_var()])
     answer.check_range(n_vars, f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})")
     primary = set(problem.primary)
     true_primary = frozenset(v for v in answer.true_vars() if v in primary)

@@ -40,11 +40,13 @@ Reading answers
 - MiniSat's result file: ``SAT`` then the literals ending in ``0``, or
   ``UNSAT`` (``INDET`` when it gave up).
 
-Anything else is an :class:`~puzzlesat.errors.InputError` naming the file
-and line: not a solver output, a non-integer literal, a model without its
-ending 0, a variable beyond the CNF's header, a variable given both values,
-a second ``c puzzlesat-header`` line or one that does not say what
-:meth:`Header.line` writes.
+Status words are read as solvers write them, in capitals.  Anything else
+is an :class:`~puzzlesat.errors.InputError` naming the file and line: not a
+solver output, a status not in capitals, a second status line, a
+non-integer literal (or one written with non-ASCII digits), a model without
+its ending 0, a variable beyond the CNF's header, a variable given both
+values, a literal given twice, a second ``c puzzlesat-header`` line or one
+that does not say what :meth:`Header.line` writes.
 """
 
 from __future__ import annotations
@@ -269,7 +271,7 @@ class Answer:
 
 _STATUS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "UNKNOWN": "UNKNOWN", "INDETERMINATE": "UNKNOWN"}
 _MINISAT_STATUS = {"SAT": "SAT", "UNSAT": "UNSAT", "INDET": "UNKNOWN"}
-_LIT = re.compile(r"^(-?)x?(\d+)$")
+_LIT = re.compile(r"^(-?)x?([0-9]+)$")  # ASCII digits: int() would also read a full-width '１' as 1
 
 
 def read_answer(text: str, path: str | None = None) -> Answer:
@@ -293,13 +295,19 @@ def read_answer(text: str, path: str | None = None) -> Answer:
             continue
         if ans is None:
             if first == "s":
-                st = _STATUS.get(rest.strip().upper())
+                st = _STATUS.get(rest.strip())
+                if st is None and rest.strip().upper() in _STATUS:
+                    raise InputError(f"status line {_show(line)} is not in capitals: the SAT-competition "
+                                     f"format writes 's {rest.strip().upper()}'", path, lineno)
                 if st is None:
                     raise InputError(f"unknown status line {_show(line)}: expected 's SATISFIABLE', "
                                      "'s UNSATISFIABLE' or 's UNKNOWN'", path, lineno)
                 ans = Answer(st, "competition", path=path)
+            elif line in _MINISAT_STATUS:
+                ans = Answer(_MINISAT_STATUS[line], "minisat", path=path)
             elif line.upper() in _MINISAT_STATUS:
-                ans = Answer(_MINISAT_STATUS[line.upper()], "minisat", path=path)
+                raise InputError(f"status line {_show(line)} is not in capitals: MiniSat writes "
+                                 f"{line.upper()!r}", path, lineno)
             elif first == "v":
                 raise InputError("'v' line before any 's SATISFIABLE' status line", path, lineno)
             else:
@@ -313,7 +321,9 @@ def read_answer(text: str, path: str | None = None) -> Answer:
             if first == "s":
                 if _STATUS.get(rest.strip().upper()) != ans.status:
                     raise InputError(f"status line {_show(line)} contradicts line {status_line}", path, lineno)
-                continue
+                # the competition format has one status line: two are two outputs run together
+                raise InputError(f"second status line {_show(line)} (the first is line {status_line})",
+                                 path, lineno)
             if first != "v":
                 raise InputError("unexpected line in a SAT-competition answer: expected 'v' or 'c', "
                                  f"found {_show(line)}", path, lineno)
@@ -328,7 +338,7 @@ def read_answer(text: str, path: str | None = None) -> Answer:
         for tok in tokens:
             m = _LIT.match(tok)
             if m is None:
-                raise InputError(f"not a literal: {tok!r}", path, lineno)
+                raise InputError(f"not a literal: {shorten(tok)!r}{_ascii_hint(tok)}", path, lineno)
             if ended_at is not None:
                 raise InputError(f"literal {tok} after the model's terminating 0 (line {ended_at})", path, lineno)
             neg, num = m.groups()
@@ -347,6 +357,8 @@ def read_answer(text: str, path: str | None = None) -> Answer:
             elif old != val:
                 raise InputError(f"variable {v} is given both values (first on line {ans.line_of[v]})",
                                  path, lineno)
+            else:  # no solver repeats a literal: a file edited or pasted together (1 1 for 1 11?)
+                raise InputError(f"literal {tok} is given twice (first on line {ans.line_of[v]})", path, lineno)
             last_lit_line = lineno
     if ans is None:
         raise InputError("not a SAT solver's answer: no status line ('s SATISFIABLE', 's UNSATISFIABLE', "
@@ -359,6 +371,12 @@ def read_answer(text: str, path: str | None = None) -> Answer:
         raise InputError("the model does not end with 0: the output looks truncated", path, last_lit_line)
     ans.header, ans.header_line = header, header_line
     return ans
+
+
+def _ascii_hint(tok: str) -> str:
+    """Why a token that looks like a number is not one: the digits DIMACS
+    reads are ASCII 0-9, and a full-width '１' is not 1."""
+    return " (digits must be ASCII 0-9)" if any(ch.isdigit() and not ch.isascii() for ch in tok) else ""
 
 
 def _show(line: str) -> str:
@@ -399,7 +417,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
                 after_p = True
             parts = line.split()
             if parts[1:3] == ["p", "show"]:
-                if not all(re.fullmatch(r"\d+", t) for t in parts[3:]):
+                if not all(re.fullmatch(r"[0-9]+", t) for t in parts[3:]):
                     raise InputError(f"a 'c p show' line lists variables (whole numbers), got "
                                      f"{shorten(' '.join(parts[3:]))!r}", path, lineno)
                 ids = [int(t) for t in parts[3:]]
@@ -413,7 +431,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
         if line.startswith("p"):
             parts = line.split()
             if (len(parts) != 4 or parts[1] != "cnf" or n_vars is not None
-                    or not all(re.fullmatch(r"\d+", t) for t in parts[2:])):
+                    or not all(re.fullmatch(r"[0-9]+", t) for t in parts[2:])):
                 raise InputError(f"bad problem line {shorten(line)!r} (expected 'p cnf VARIABLES CLAUSES')",
                                  path, lineno)
             n_vars, n_clauses = int(parts[2]), int(parts[3])
@@ -421,8 +439,8 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
         if n_vars is None:
             raise InputError("clause before the 'p cnf' line", path, lineno)
         for tok in line.split():
-            if not re.fullmatch(r"-?\d+", tok):
-                raise InputError(f"not a literal: {shorten(tok)!r}", path, lineno)
+            if not re.fullmatch(r"-?[0-9]+", tok):  # ASCII: int() would read a full-width '１'
+                raise InputError(f"not a literal: {shorten(tok)!r}{_ascii_hint(tok)}", path, lineno)
             lit = int(tok)
             if abs(lit) > n_vars:
                 raise InputError(f"literal {lit} beyond the header's {n_vars} variables", path, lineno)

@@ -337,6 +337,14 @@ def test_opb_round_trip_with_a_pb_solver(instance, tmp_path, nono, capsys):
      "a 'c p show' line lists variables (whole numbers), got '1 2 x 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 ...'"),
     (lambda t: re.sub(r"^p cnf (\d+) \d+$", r"p cnf \1 abc", t, count=1, flags=re.M),
      "bad problem line 'p cnf 8451 abc' (expected 'p cnf VARIABLES CLAUSES')"),
+    # ASCII digits only: int() would read a full-width digit as the number it looks like
+    (lambda t: t.replace("c p show 1 2 3 ", "c p show 1 2 \uff13 ", 1),
+     "a 'c p show' line lists variables (whole numbers), got "
+     "'1 2 \uff13 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 ...'"),
+    (lambda t: re.sub(r"^p cnf 8451 (\d+)$", "p cnf \uff18451 \\1", t, count=1, flags=re.M),
+     "bad problem line 'p cnf \uff18451 23427' (expected 'p cnf VARIABLES CLAUSES')"),
+    (lambda t: re.sub(r"^-1 1237 0$", "-\uff11 1237 0", t, count=1, flags=re.M),
+     "not a literal: '-\uff11' (digits must be ASCII 0-9)"),
 ])
 def test_decode_names_the_line_of_a_malformed_cnf(tmp_path, capsys, edit, message):
     cnf = tmp_path / "m.cnf"
@@ -361,9 +369,9 @@ def test_decode_says_when_unique_is_the_mismatch(tmp_path, capsys):
     # an answer to the --unique CNF (its last variable true), read as the plain one
     a = _answer(tmp_path, f"s SATISFIABLE\nv {n_uniq} 0\n")
     assert main(["decode", "pentomino-3x20", a]) == 2
-    assert capsys.readouterr().err == (f"puzzlesat: {a}: variable {n_uniq} is beyond the {n_plain} variables of this "
-                                       "instance's CNF (encoding mixed) but within its --unique export's: decode "
-                                       "with --unique\n")
+    assert capsys.readouterr().err == (f"puzzlesat: {a}:2: variable {n_uniq} is beyond the {n_plain} variables of "
+                                       "this instance's CNF (encoding mixed) but within its --unique export's: "
+                                       "decode with --unique\n")
     # --unique given, the CNF named exported without it
     assert main(["decode", "pentomino-3x20", a, "--unique", "--cnf", str(plain)]) == 2
     line = read_cnf(plain.read_text()).header_line
@@ -388,7 +396,7 @@ def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path,
     assert err.endswith("; it has the size of the export without --unique: was it exported without --unique?\n")
 
 
-# ------------------------------------------- strict header reading
+# ------------------------------------------- strict header and answer reading
 
 
 def _dominoes_cnf(tmp_path, edit=lambda t: t, name="d.cnf"):
@@ -473,6 +481,60 @@ def test_decode_header_mismatches_name_the_header_line(tmp_path, capsys):
     assert main(["decode", "dominoes-2x4", a, "--cnf", cnf, "-e", "pairwise"]) == 2
     assert capsys.readouterr().err == (f"puzzlesat: {cnf}:{line}: --encoding pairwise, but the CNF was exported "
                                        "with --encoding mixed\n")
+
+
+@pytest.mark.parametrize("text,line,problem", [
+    # no solver repeats a literal: a file pasted together or a typo ('1 1' for '1 11'), not dropped silently
+    ("s SATISFIABLE\nv 1 1 3 4 6 0\n", 2, "literal 1 is given twice (first on line 2)"),
+    ("s SATISFIABLE\nv 1 -2 3\nv -2 4 6 0\n", 3, "literal -2 is given twice (first on line 2)"),
+    ("s SATISFIABLE\ns SATISFIABLE\nv 1 3 4 6 0\n", 2, "second status line 's SATISFIABLE' (the first is line 1)"),
+    ("s satisfiable\nv 1 3 4 6 0\n", 1,
+     "status line 's satisfiable' is not in capitals: the SAT-competition format writes 's SATISFIABLE'"),
+    ("sat\n1 3 4 6 0\n", 1, "status line 'sat' is not in capitals: MiniSat writes 'SAT'"),
+    ("s SATISFIABLE\nv \uff11 3 4 6 0\n", 2, "not a literal: '\uff11' (digits must be ASCII 0-9)"),
+    ("s SATISFIABLE\nv 1 3\nv 4 6 11 0\n", 3, "variable 11 is beyond the 10 variables of this instance's CNF "
+     "(encoding mixed) but within its --unique export's: decode with --unique"),
+    ("s SATISFIABLE\nv 1 3\nv 4 6 99 0\n", 3, "variable 99 is beyond the 10 variables of this instance's CNF "
+     "(encoding mixed): the answer belongs to a different instance or encoding"),
+])
+def test_decode_answer_read_strictly(tmp_path, capsys, text, line, problem):
+    a = _answer(tmp_path, text)
+    assert main(["decode", "dominoes-2x4", a]) == 2
+    assert capsys.readouterr().err == f"puzzlesat: {a}:{line}: {problem}\n"
+    assert main(["decode", "dominoes-2x4", a, "--json"]) == 2
+    assert json.loads(capsys.readouterr().out) == {"error": f"{a}:{line}: {problem}", "kind": "bad-input",
+                                                   "exit_code": 2}
+
+
+def test_decode_reads_a_bom_and_real_solvers(tmp_path, capsys, monkeypatch):
+    import io
+
+    assert main(["decode", "dominoes-2x4", _answer(tmp_path, DOMINO_OK)]) == 0
+    # a byte-order mark (Windows editors) is not content, as in puzzle files: answer, stdin and --cnf
+    a = _answer(tmp_path, "\ufeff" + DOMINO_OK)
+    cnf, _ = _dominoes_cnf(tmp_path, lambda t: "\ufeff" + t)
+    assert main(["decode", "dominoes-2x4", a, "--cnf", cnf]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("\ufeff" + DOMINO_OK))
+    assert main(["decode", "dominoes-2x4", "-"]) == 0
+    capsys.readouterr()
+    # real solvers' output, comments and several 'v' lines included, is still read
+    a = _answer(tmp_path, "c a banner\ns SATISFIABLE\nv 1 -2 3\nv 4 -5\nv 6 -7 -8 -9 -10 0\nc done\n")
+    assert main(["decode", "dominoes-2x4", a]) == 0
+    assert main(["decode", "dominoes-2x4", _answer(tmp_path, "SAT\n1 -2 3 4 -5 6 -7 -8 -9 -10 0\n")]) == 0
+
+
+@pytest.mark.parametrize("solver,argv", [("cadical", ["cadical"]),
+                                         ("cryptominisat5", ["cryptominisat5", "--verb", "0"])])
+def test_decode_reads_other_real_solvers(tmp_path, capsys, solver, argv):
+    if shutil.which(solver) is None:
+        pytest.skip(f"{solver} is not installed")
+    cnf, _ = _dominoes_cnf(tmp_path)
+    proc = subprocess.run(argv + [cnf], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 10
+    a = _answer(tmp_path, proc.stdout, f"{solver}.out")
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", a, "--cnf", cnf]) == 0
+    assert "verified" in capsys.readouterr().out
 
 
 def test_decode_json_of_a_failed_verification_keeps_the_readme_promise(tmp_path, capsys):
