@@ -9,7 +9,9 @@
 ``0`` is an empty clue; an empty line is one too when the count of lines
 comes out right that way (otherwise blank lines are ignored).  Lines starting
 with ``#`` are comments.  Anything else in a clue line that is not a whole
-number (``1;1``, ``1x``) is an error: no spec lets a reader ignore it.
+number (``1;1``, ``1x``), and a comma with no number on one side (``1,``,
+``1,,1``), is an error: no spec lets a reader ignore it.  The first line is
+the width and height, apart by blanks, or by one comma or ``x`` (``5x10``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ import re
 
 from ...errors import InputError, plural
 from .build import Draft, echo, finish, read_clue, read_size
+from .nonfile import clue_tokens
 from .puzzle import Nonogram
+
+#: the first line: the width and the height, apart by blanks or by one comma or "x"
+_HEADER = re.compile(r"([^\s,x]+)(?:\s*[,x]\s*|\s+)([^\s,x]+)")
 
 
 def load(text: str, path: str) -> Nonogram:
@@ -28,9 +34,10 @@ def load(text: str, path: str) -> Nonogram:
     if not lines:
         raise InputError("empty file: expected 'WIDTH HEIGHT' on the first line", path, None)
     head_line, head = lines.pop(0)
-    dims = re.split(r"[\s,x]+", head)
-    if len(dims) != 2:
+    dims = _HEADER.fullmatch(head)  # "5 10", and "5,10" or "5x10"; not "5xx10" or "5,,10"
+    if dims is None:
         raise InputError(f"expected 'WIDTH HEIGHT' on the first line, got {echo(head)!r}", path, head_line)
+    dims = dims.groups()
     d = Draft(path)
     d.width = read_size(dims[0], "width", path, head_line)
     d.height = read_size(dims[1], "height", path, head_line)
@@ -62,5 +69,6 @@ def load(text: str, path: str) -> Nonogram:
 
 
 def _clue(text: str, path: str, line: int, what: str):
-    """Whole numbers separated by blanks or commas; anything else is an error."""
-    return read_clue([t for t in re.split(r"[\s,]+", text) if t], text, what, path, line)
+    """Whole numbers separated by blanks or commas; anything else (a comma with
+    no number on one side too) is an error."""
+    return read_clue(clue_tokens(text, what, path, line), text, what, path, line)

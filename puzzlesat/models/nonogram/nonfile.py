@@ -30,7 +30,8 @@ Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
 - A number may carry a colour letter (``3a``).  One colour is black and
   white; more than one is a multicolour puzzle, which is refused clearly.
   Other characters after a number are ignored, as FORMAT.md asks (``1;1``
-  reads as 1), with a warning in ``Nonogram.ignored``.
+  reads as 1), with a warning in ``Nonogram.ignored``.  A comma with no
+  number on one side (``1,``, ``,1``, ``1,,1``) is an error.
 - A goal cell is ``0`` (white), ``1`` or the file's colour letter (black);
   FORMAT.md calls anything but 0 "a filled spot, likely either a 1 or a
   color character", but any other character (``x``, or ``.``, white in
@@ -257,16 +258,29 @@ def _section(section, expected: int, key: str, path, header_line: int, colours: 
     return clues, [n for n, _ in section]
 
 
+def clue_tokens(text: str, what: str, path, line: int) -> list[str]:
+    """The numbers of a clue line (``.non`` and ``.nin``), separated by commas
+    or blanks.  A comma with no number before or after it (``1,``, ``,1``,
+    ``1,,1``) is an error: an empty field may be a number left out."""
+    t = text.strip()
+    fields = t.split(",")
+    for k, f in enumerate(fields):
+        if len(fields) > 1 and not f.strip():
+            where = ("before the first comma" if k == 0 else "after the last comma" if k == len(fields) - 1
+                     else "between two commas")
+            raise InputError(f"{what} {echo(t)!r}: no number {where}", path, line)
+    return [tok for f in fields for tok in f.split()]
+
+
 def _clue(text: str, path, line: int, colours: set, ignored: _Ignored, what: str):
     """A clue line: numbers separated by commas (or blanks), each maybe with
     a colour letter (``3a``, collected into ``colours``); any other
     characters after a number are ignored, as FORMAT.md asks, with a warning
     (``1;1`` reads as 1)."""
     parts = []  # (token, its number, what follows the number)
-    for tok in re.split(r"[,\s]+", text.strip()):
-        if tok:  # not a number at all: read_clue says so
-            m = _TOKEN.fullmatch(tok)
-            parts.append((tok, *m.groups()) if m else (tok, tok, ""))
+    for tok in clue_tokens(text, what, path, line):  # not a number at all: read_clue says so
+        m = _TOKEN.fullmatch(tok)
+        parts.append((tok, *m.groups()) if m else (tok, tok, ""))
     clue = read_clue([number for _, number, _ in parts], text.strip(), what, path, line)
     for tok, number, tail in parts:
         if re.fullmatch(r"[A-Za-z]", tail):

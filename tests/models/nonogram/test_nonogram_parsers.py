@@ -524,3 +524,40 @@ def test_non_goal_colour_letters_are_black_when_the_file_uses_them():
         "f.non:10: goal: 'b' at row 1, column 3 is neither 0 (white) nor 1 or a (black)")
     assert _error(nonfile, NON_1x4 + 'goal "a0a0"\n', "f.non") == (
         "f.non:10: goal: 'a' at row 1, column 1 is neither 0 (white) nor 1 (black)")
+
+
+# ------------------------------------------- a comma with no number beside it
+
+@pytest.mark.parametrize("clue,message", [
+    ("1,", "row 1 clue '1,': no number after the last comma"),
+    (",1", "row 1 clue ',1': no number before the first comma"),
+    ("1,,1", "row 1 clue '1,,1': no number between two commas"),
+    ("1, ,1", "row 1 clue '1, ,1': no number between two commas"),
+    (",", "row 1 clue ',': no number before the first comma"),
+    ("1" + "," * 200_000, f"row 1 clue '1{',' * 56}...': no number between two commas"),
+])
+def test_an_empty_field_in_a_clue_is_an_error(clue, message):
+    # these were dropped silently (while .non warns for `1;1` and .nin refuses it)
+    assert _error(nonfile, f"width 3\nheight 1\nrows\n{clue}\ncolumns\n1\n0\n1\n", "f.non") == f"f.non:4: {message}"
+    assert _error(ninfile, f"3 1\n{clue}\n1\n0\n1\n", "f.nin") == f"f.nin:2: {message}"
+
+
+def test_commas_and_blanks_still_separate_numbers():
+    for clue in ("1,1", "1, 1", "1 1", " 1 ,  1 "):
+        assert nonfile.load(f"width 3\nheight 1\nrows\n{clue}\ncolumns\n1\n0\n1\n", "f.non").rows == [(1, 1)]
+        assert ninfile.load(f"3 1\n{clue}\n1\n0\n1\n", "f.nin").rows == [(1, 1)]
+
+
+@pytest.mark.parametrize("head,message", [
+    ("3 1", None), ("3x1", None), ("3,1", None), ("3 x 1", None), ("3, 1", None),
+    ("2xx2", "f.nin:1: expected 'WIDTH HEIGHT' on the first line, got '2xx2'"),
+    ("2,,2", "f.nin:1: expected 'WIDTH HEIGHT' on the first line, got '2,,2'"),
+    ("3 1 1", "f.nin:1: expected 'WIDTH HEIGHT' on the first line, got '3 1 1'"),
+    ("3 1;", "f.nin:1: height must be a positive whole number, got '1;'"),
+])
+def test_nin_header_is_width_and_height_with_one_separator(head, message):
+    text = f"{head}\n1,1\n1\n0\n1\n"
+    if message is None:
+        assert (ninfile.load(text, "f.nin").width, ninfile.load(text, "f.nin").height) == (3, 1)
+    else:
+        assert _error(ninfile, text, "f.nin") == message
