@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 
 #: the most characters of a user's text an error message repeats
 ECHO_LIMIT = 60
@@ -47,3 +48,13 @@ class InputError(Exception):
 
 class VerificationError(Exception):
     """A solution returned by a back end breaks the puzzle's rules."""
+
+
+def control_character(text: str) -> str | None:
+    """"a control character (U+001B)" when ``text`` holds one (the first),
+    else None: names and titles are printed, and an ESC would reach the
+    terminal as an escape sequence.  A tab is white space, not refused."""
+    for ch in text:
+        if ch != "\t" and unicodedata.category(ch) == "Cc":
+            return f"a control character (U+{ord(ch):04X})"
+    return None

@@ -11,8 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ...errors import InputError, plural
-from ...errors import shorten as echo
+from ...errors import InputError, control_character, plural, shorten as echo
 from .clues import Clue, min_length, runs
 from .puzzle import Grid, Nonogram
 
@@ -80,6 +79,8 @@ class Draft:
     goal_line: int | None = None
     title: str = ""
     meta: dict = field(default_factory=dict)
+    #: the line of the title and of each meta value, where the format has one
+    meta_lines: dict = field(default_factory=dict)
 
 
 def finish(d: Draft, white: str = "0") -> Nonogram:
@@ -123,6 +124,10 @@ def finish(d: Draft, white: str = "0") -> Nonogram:
             if got != clue:
                 raise InputError(f"goal does not match the clues: its column {c + 1} has runs "
                                  f"{echo(fmt(got))}, the clue says {echo(fmt(clue))}", p, d.goal_line)
+    for key, text in (("title", d.title), *d.meta.items()):
+        control = control_character(text.replace("\n", "").replace("\r", ""))  # (XML text may wrap)
+        if control:  # printed by info, check and list: an ESC would reach the terminal
+            raise InputError(f"{key} {echo(text)!r} holds {control}", p, d.meta_lines.get(key))
     title = d.title or d.meta.get("catalogue", "") or (_stem(p) if p else "nonogram")
     return Nonogram(width=d.width, height=d.height, rows=list(d.rows), cols=list(d.cols),
                     goal=goal, title=title, path=p, meta=dict(d.meta))

@@ -214,6 +214,7 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     if d.goal is not None:
         d.goal = _goal(goal, d.width, colours | {c[:1].lower() for c, _ in colour_keys}, path)
     d.title = d.meta.get("title", "")
+    d.meta_lines = dict(seen)
     return finish(d)
 
 

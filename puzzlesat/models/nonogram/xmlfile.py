@@ -327,10 +327,16 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         black = next(iter(used), default)  # the clues' one colour
         d.goal, d.goal_line = _goal(sol.find("image"), d, chars, background, black, path), sol.find("image").line
     d.title = html.unescape(_text(pz.find("title")))
+    if pz.find("title") is not None:
+        d.meta_lines["title"] = pz.find("title").line
     for tag, key in (("author", "by"), ("copyright", "copyright"), ("source", "source"), ("id", "catalogue")):
-        v = _text(pz.find(tag)) or _text(root.find("puzzleset").find(tag) if root.find("puzzleset") else None)
+        el = pz.find(tag)
+        if el is None and root.find("puzzleset") is not None:
+            el = root.find("puzzleset").find(tag)
+        v = _text(el)
         if v:
             d.meta[key] = v
+            d.meta_lines[key] = el.line
     if "catalogue" in d.meta and "source" in d.meta:
         d.meta["catalogue"] = f"{d.meta.pop('source')} {d.meta['catalogue']}"
     return finish(d)

@@ -40,7 +40,7 @@ import math
 import re
 import unicodedata
 
-from ...errors import InputError, number, plural
+from ...errors import InputError, control_character, number, plural
 from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, shorten
 from .geometry import is_connected
 from .lattice import CubicLattice
@@ -236,16 +236,6 @@ def _count(key: str, value: str, path: str, line: int) -> int:
         raise InputError(f"'# {key}:' must be at most 10^1000, got {number(10 ** (len(digits) - 1))}",
                          path, line)
     return n
-
-
-def control_character(text: str) -> str | None:
-    """"a control character (U+001B)" when ``text`` holds one (the first),
-    else None: names and titles are printed, and an ESC would reach the
-    terminal as an escape sequence.  A tab is white space, not refused."""
-    for ch in text:
-        if ch != "\t" and unicodedata.category(ch) == "Cc":
-            return f"a control character (U+{ord(ch):04X})"
-    return None
 
 
 def _foreign_digit(text: str) -> str | None:

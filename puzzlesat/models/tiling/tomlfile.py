@@ -71,9 +71,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ...errors import InputError, number, plural, shorten
+from ...errors import InputError, control_character, number, plural, shorten
 from . import art
-from .boxfile import control_character
 from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected
 from .geometry import is_connected
 from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice

@@ -561,3 +561,13 @@ def test_nin_header_is_width_and_height_with_one_separator(head, message):
         assert (ninfile.load(text, "f.nin").width, ninfile.load(text, "f.nin").height) == (3, 1)
     else:
         assert _error(ninfile, text, "f.nin") == message
+
+
+def test_no_control_character_reaches_the_terminal_from_a_title_or_its_metadata():
+    # info, check and list print them: an ESC would be an escape sequence
+    assert _error(nonfile, 'title "\x1b[31mRED"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non") == (
+        "f.non:1: title '\\x1b[31mRED' holds a control character (U+001B)")
+    assert _error(nonfile, 'width 1\nheight 1\nby "a\x07b"\nrows\n1\ncolumns\n1\n', "f.non") == (
+        "f.non:3: by 'a\\x07b' holds a control character (U+0007)")
+    # a tab, and line breaks in XML text, are white space
+    assert nonfile.load('title "a\tb"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non").title == "a\tb"
