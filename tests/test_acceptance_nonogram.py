@@ -118,7 +118,7 @@ def test_a_rejected_pack_exits_2_without_a_traceback(cli, tmp_path):
      "0 column clue lines"),
     (xmlfile, "f.xml", '<puzzle>\n<clues type="columns"><line><count>1</count></line><line/></clues>\n'
      '<clues type="rows"><line><count>1</count></line></clues>\n<solution><image>\n|X|\n</image></solution>\n'
-     '</puzzle>\n', "f.xml:4: row 1 of the goal image has 1 cell, expected 2"),
+     '</puzzle>\n', "f.xml:5: row 1 of the goal image has 1 cell, expected 2"),  # the row's own line
 ])
 def test_parser_messages_say_one_thing_in_the_singular(mod, path, text, message):
     assert _error(mod, text, path) == message

@@ -389,9 +389,9 @@ def _goal(img: _El, d: Draft, chars: dict, background: str, black: str, path: st
         if bad is not None:
             raise InputError(f"row {k + 1} of the goal image: {echo(bad)!r} is neither {white_ch!r} "
                              f"({echo(background)}) nor {black_ch!r} ({echo(black)})", path, line)
-        if len(r) != d.width:  # named at img.line + k, as before (exact when the rows start on the tag's line)
+        if len(r) != d.width:
             raise InputError(f"row {k + 1} of the goal image has {plural(len(r), 'cell')}, expected {d.width}",
-                             path, img.line + k)
+                             path, line)
         out.append(r.translate(cells))
     if len(rows) != d.height:
         raise InputError(f"the goal image has {plural(len(rows), 'row')}, expected {d.height}", path, img.line)
