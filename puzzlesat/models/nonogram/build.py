@@ -83,6 +83,41 @@ class Draft:
     meta_lines: dict = field(default_factory=dict)
 
 
+#: how many of the ignored things an error message names
+MAX_NOTES = 3
+
+
+class Ignored:
+    """What a file said that its reader ignores: the warnings
+    (``Nonogram.ignored``), and the notes an error message adds, for the
+    ignored things that may explain it.  Each reader adds its own kinds."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
+
+    def explain(self, e: InputError) -> InputError:
+        """``e``, its message naming what was ignored before it (if anything was)."""
+        if not self.notes:
+            return e
+        notes = self.notes[:MAX_NOTES]
+        if len(self.notes) > MAX_NOTES:
+            notes.append(f"{len(self.notes) - MAX_NOTES} more ignored")
+        return InputError(f"{e.message} ({'; '.join(notes)})", e.path, e.line)
+
+
+def load_noting(load, text: str, path: str, ignored: Ignored) -> Nonogram:
+    """``load(text, path, ignored)``, its errors explained by what it
+    ignored, the warnings kept on the puzzle."""
+    try:
+        p = load(text, path, ignored)
+    except InputError as e:
+        raise ignored.explain(e) from None
+    p.ignored = tuple(ignored.warnings)
+    return p
+
+
 def finish(d: Draft, white: str = "0") -> Nonogram:
     """Check a draft and make the Nonogram; InputError naming file:line otherwise."""
     p = d.path

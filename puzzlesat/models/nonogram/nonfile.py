@@ -51,30 +51,21 @@ import html
 import re
 
 from ...errors import InputError, plural
-from .build import Draft, echo, finish, read_clue, read_size
+from .build import Draft, Ignored, echo, finish, load_noting, read_clue, read_size
 from .puzzle import Nonogram
 
 _META = ("title", "by", "copyright", "license", "catalogue")
 _KEYS = ("width", "height", "rows", "columns", "goal", "color") + _META
 #: a clue token: a number, then what follows it (a colour letter, or to ignore)
 _TOKEN = re.compile(r"(\d+)(.*)", re.DOTALL)
-#: how many of the ignored things an error message names
-_MAX_NOTES = 3
 #: a line that may be a key line with a value: a word, then something after it
 _KEY_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\s+\S.*", re.DOTALL)
 #: FORMAT.md's divider between the puzzles of a bundle
 _PACK_SEPARATOR = re.compile(r"={4,}")
 
 
-class _Ignored:
-    """What a file said that the format lets a reader ignore: the warnings
-    (``Nonogram.ignored``), and the notes an error message adds, for the
-    ignored things that may explain it."""
-
-    def __init__(self, path: str):
-        self.path = path
-        self.warnings: list[str] = []
-        self.notes: list[str] = []
+class _Ignored(Ignored):
+    """What a .non file said that the format lets a reader ignore (see Ignored)."""
 
     def key(self, key: str, line: int, section: str | None = None) -> None:
         """An unknown key on ``line``; ``section``: the clue section it interrupts."""
@@ -91,15 +82,6 @@ class _Ignored:
         self.warnings.append(f"{self.path}:{line}: {echo(token)!r}: {echo(tail)!r} after the number "
                              f"{number} ignored")
         self.notes.append(f"line {line}'s {echo(token)!r} was read as {number}")
-
-    def explain(self, e: InputError) -> InputError:
-        """``e``, its message naming what was ignored before it (if anything was)."""
-        if not self.notes:
-            return e
-        notes = self.notes[:_MAX_NOTES]
-        if len(self.notes) > _MAX_NOTES:
-            notes.append(f"{len(self.notes) - _MAX_NOTES} more ignored")
-        return InputError(f"{e.message} ({'; '.join(notes)})", e.path, e.line)
 
 
 def _is_clue_line(s: str) -> bool:
@@ -123,13 +105,7 @@ def _unquote(s: str) -> str:
 
 
 def load(text: str, path: str) -> Nonogram:
-    ignored = _Ignored(path)
-    try:
-        p = _load(text, path, ignored)
-    except InputError as e:
-        raise ignored.explain(e) from None
-    p.ignored = tuple(ignored.warnings)
-    return p
+    return load_noting(_load, text, path, _Ignored(path))
 
 
 def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:

@@ -52,7 +52,7 @@ from html.entities import html5
 from xml.parsers import expat
 
 from ...errors import InputError, plural
-from .build import Draft, echo, finish, read_clue
+from .build import Draft, Ignored, echo, finish, load_noting, read_clue
 from .puzzle import Nonogram
 
 
@@ -101,8 +101,6 @@ _OPEN = ("puzzleset", "puzzle")
 #: the elements a puzzle or a puzzle set holds at most once
 _SINGLE = ("source", "id", "title", "author", "authorid", "copyright", "description")
 _SOLUTION_TYPES = ("goal", "solution", "saved")
-#: how many of the ignored things an error message names
-_MAX_NOTES = 3
 
 
 def _fix_entities(text: str, path: str) -> str:
@@ -158,15 +156,12 @@ def _parse_tree(text: str, path: str) -> _El:
     return root
 
 
-class _Ignored:
+class _Ignored(Ignored):
     """What a file held that webpbn's format does not define and the reader
-    ignores: the warnings (``Nonogram.ignored``), and the notes an error
-    message adds for the likely misspellings among them (as in nonfile)."""
+    ignores (see Ignored); the notes are the likely misspellings among them."""
 
     def __init__(self, path: str):
-        self.path = path
-        self.warnings: list[str] = []
-        self.notes: list[str] = []
+        super().__init__(path)
         self._guesses: dict = {}
 
     def _guess(self, name: str, known) -> str | None:
@@ -192,15 +187,6 @@ class _Ignored:
         if guess:
             self.notes.append(f"line {el.line}'s attribute {echo(name)!r} was ignored: a misspelling "
                               f"of {guess!r}?")
-
-    def explain(self, e: InputError) -> InputError:
-        """``e``, its message naming what was ignored that may explain it."""
-        if not self.notes:
-            return e
-        notes = self.notes[:_MAX_NOTES]
-        if len(self.notes) > _MAX_NOTES:
-            notes.append(f"{len(self.notes) - _MAX_NOTES} more ignored")
-        return InputError(f"{e.message} ({'; '.join(notes)})", e.path, e.line)
 
 
 def _check(el: _El, path: str, ignored: _Ignored) -> None:
@@ -234,13 +220,7 @@ def _check(el: _El, path: str, ignored: _Ignored) -> None:
 
 
 def load(text: str, path: str) -> Nonogram:
-    ignored = _Ignored(path)
-    try:
-        p = _load(text, path, ignored)
-    except InputError as e:
-        raise ignored.explain(e) from None
-    p.ignored = tuple(ignored.warnings)
-    return p
+    return load_noting(_load, text, path, _Ignored(path))
 
 
 def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
