@@ -8,6 +8,13 @@ from puzzlesat.errors import InputError
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling.boxfile import load
 
+
+def _refusal(text: str) -> str:
+    """The message loading ``text`` as f.box is refused with."""
+    with pytest.raises(InputError) as e:
+        load(text, "f.box")
+    return str(e.value)
+
 PAPER_4D = """\
 BOX / 5 * 3 * 2 * 2
 RESERVE / (I) (1, 1, 1, 1), (2, 1, 1, 1), (3, 1, 1, 1),
@@ -91,9 +98,7 @@ def test_one_sided_comment():
      "f.box:2: '# one-sided:' names no ELEMENT Q"),
 ])
 def test_errors_name_file_line_and_problem(text, message):
-    with pytest.raises(InputError) as e:
-        load(text, "f.box")
-    assert str(e.value) == message
+    assert _refusal(text) == message
 
 
 def test_piece_larger_than_box_is_no_solution_naming_its_line():
@@ -116,18 +121,14 @@ def test_piece_larger_than_box_is_no_solution_naming_its_line():
      "f.box:2: a board of 10,000,000,000 cells is too large (at most 1,000,000)"),
 ])
 def test_a_board_too_large_is_refused_before_any_cell_is_made(text, message):
-    with pytest.raises(InputError) as e:
-        load(text + "ELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
-    assert str(e.value) == message
+    assert _refusal(text + "ELEMENT / (D) (1, 1), (1, 2)\n") == message
 
 
 def test_the_cap_is_on_cells_and_inclusive(monkeypatch):
     from puzzlesat.models.tiling import build
     monkeypatch.setattr(build, "MAX_BOARD_CELLS", 12)
     assert len(load("BOX / 3 * 4\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box").board) == 12
-    with pytest.raises(InputError) as e:
-        load("BOX / 13\nELEMENT / (D) (1), (2)\n", "f.box")
-    assert str(e.value) == "f.box:1: a board of 13 cells is too large (at most 12)"
+    assert _refusal("BOX / 13\nELEMENT / (D) (1), (2)\n") == "f.box:1: a board of 13 cells is too large (at most 12)"
 
 
 def test_every_bundled_board_is_far_below_the_cap():
@@ -163,9 +164,7 @@ def test_a_huge_board_is_exit_2_without_a_traceback(tmp_path, cli):
      "f.box:3: piece B is not connected on the square lattice (its cells must share edges)"),
 ])
 def test_a_disconnected_element_is_refused(text, message):
-    with pytest.raises(InputError) as e:
-        load(text, "f.box")
-    assert str(e.value) == message
+    assert _refusal(text) == message
 
 
 def test_connected_elements_in_higher_dimensions_load():
@@ -188,9 +187,7 @@ def test_connected_elements_in_higher_dimensions_load():
     ("BOX / 2 * 4\nELEMNT / (D) (1, 1), (1, 2)\n", "f.box:2: unknown statement 'ELEMNT'; expected BOX, RESERVE or ELEMENT"),
 ])
 def test_a_keyword_without_slash_is_reported_at_its_own_line(text, message):
-    with pytest.raises(InputError) as e:
-        load(text, "f.box")
-    assert str(e.value) == message
+    assert _refusal(text) == message
 
 
 def test_genuine_continuations_still_continue():
@@ -226,9 +223,7 @@ def test_genuine_continuations_still_continue():
      "f.box:1: '# expected-count:' must be a whole number, got '" + ("many " * 12)[:57] + "...'"),
 ])
 def test_echoed_text_is_shortened(text, message):
-    with pytest.raises(InputError) as e:
-        load(text, "f.box")
-    assert str(e.value) == message
+    assert _refusal(text) == message
 
 
 # ----------------------------- comment extensions: values checked, typos said
@@ -248,9 +243,7 @@ def test_echoed_text_is_shortened(text, message):
     ("# expected-count: 1" + "0" * 5000 + "\n", "f.box:1: '# expected-count:' must be at most 10^1000, got at least 10^5000"),
 ])
 def test_a_known_comment_key_needs_a_good_value(text, message):
-    with pytest.raises(InputError) as e:
-        load(text + "BOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
-    assert str(e.value) == message
+    assert _refusal(text + "BOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n") == message
 
 
 def test_expected_counts_of_zero_and_with_a_sign_are_read():
@@ -318,9 +311,7 @@ C = "cells are written (i, j, ...) separated by commas"
     ("ELEMENT / (D) (1, 1), (1, 1_0)\n", "f.box:2: cell (1, 1_0) must be whole numbers separated by commas"),
 ])
 def test_cells_are_written_as_the_format_says(text, message):
-    with pytest.raises(InputError) as e:
-        load("BOX / 2 * 2\n" + text, "f.box")
-    assert str(e.value) == message
+    assert _refusal("BOX / 2 * 2\n" + text) == message
 
 
 @pytest.mark.parametrize("box,message", [
@@ -329,9 +320,7 @@ def test_cells_are_written_as_the_format_says(text, message):
     ("BOX / 1_0 * 2", "f.box:1: BOX sizes must be whole numbers separated by '*', got '1_0 * 2'"),
 ])
 def test_box_sizes_are_ascii_digits(box, message):
-    with pytest.raises(InputError) as e:
-        load(box + "\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
-    assert str(e.value) == message
+    assert _refusal(box + "\nELEMENT / (D) (1, 1), (1, 2)\n") == message
 
 
 def test_white_space_between_cells_may_be_tabs():
@@ -352,9 +341,7 @@ def test_white_space_between_cells_may_be_tabs():
      "f.box:2: '# one-sided:' 'X\\x1b' holds a control character (U+001B)"),
 ])
 def test_control_characters_are_refused(text, message):
-    with pytest.raises(InputError) as e:
-        load(text, "f.box")
-    assert str(e.value) == message
+    assert _refusal(text) == message
 
 
 def test_a_control_character_is_a_cli_error_that_does_not_reach_the_terminal(tmp_path, cli):
