@@ -73,10 +73,10 @@ class Cells:
 
     def __init__(self, board, lattice):
         order = sorted(board)
-        if all(isinstance(x, int) for c in order for x in c):
+        if order and all(isinstance(x, int) for c in order for x in c):
             lo = [min(c[k] for c in order) for k in range(len(order[0]))]
             hi = [max(c[k] for c in order) for k in range(len(order[0]))]
-            stride, self.bit = 1, {}
+            stride = 1
             strides = []
             for k in reversed(range(len(lo))):
                 strides.append(stride)
