@@ -50,11 +50,20 @@ class VerificationError(Exception):
     """A solution returned by a back end breaks the puzzle's rules."""
 
 
+#: the bidirectional formatting characters (Unicode's Bidi_Control): printed,
+#: they reorder the text around them on the terminal ("Trojan Source")
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def control_character(text: str) -> str | None:
     """"a control character (U+001B)" when ``text`` holds one (the first),
     else None: names and titles are printed, and an ESC would reach the
-    terminal as an escape sequence.  A tab is white space, not refused."""
+    terminal as an escape sequence, a right-to-left override would turn the
+    rest of the line around.  A tab is white space, not refused; other
+    format characters (a zero-width joiner in an emoji) are harmless."""
     for ch in text:
         if ch != "\t" and unicodedata.category(ch) == "Cc":
             return f"a control character (U+{ord(ch):04X})"
+        if ch in BIDI_CONTROLS:
+            return f"a bidirectional control character (U+{ord(ch):04X})"
     return None

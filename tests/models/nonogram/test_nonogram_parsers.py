@@ -569,5 +569,7 @@ def test_no_control_character_reaches_the_terminal_from_a_title_or_its_metadata(
         "f.non:1: title '\\x1b[31mRED' holds a control character (U+001B)")
     assert _error(nonfile, 'width 1\nheight 1\nby "a\x07b"\nrows\n1\ncolumns\n1\n', "f.non") == (
         "f.non:3: by 'a\\x07b' holds a control character (U+0007)")
+    assert _error(nonfile, 'title "\u202eDER"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non") == (
+        "f.non:1: title '\\u202eDER' holds a bidirectional control character (U+202E)")
     # a tab, and line breaks in XML text, are white space
     assert nonfile.load('title "a\tb"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non").title == "a\tb"

@@ -339,9 +339,18 @@ def test_white_space_between_cells_may_be_tabs():
      "f.box:1: '# source:' 'a\\x9bb' holds a control character (U+009B)"),
     ("BOX / 1 * 2\n# one-sided: X\x1b\nELEMENT / (X) (1, 1), (1, 2)\n",
      "f.box:2: '# one-sided:' 'X\\x1b' holds a control character (U+001B)"),
+    # a right-to-left override would turn the legend line around on the terminal
+    ("BOX / 1 * 2\nELEMENT / (X\u202e) (1, 1), (1, 2)\n",
+     "f.box:2: 'ELEMENT / (X\\u202e) (1, 1), (1, 2)' holds a bidirectional control character (U+202E)"),
 ])
 def test_control_characters_are_refused(text, message):
     assert _refusal(text) == message
+
+
+def test_a_zero_width_joiner_is_no_control_character():
+    # format characters other than the bidirectional ones are harmless (an emoji sequence)
+    assert [p.name for p in load("BOX / 1 * 2\nELEMENT / (\U0001F469\u200d\U0001F4BB) (1, 1), (1, 2)\n", "f.box").pieces] == [
+        "\U0001F469\u200d\U0001F4BB"]
 
 
 def test_a_control_character_is_a_cli_error_that_does_not_reach_the_terminal(tmp_path, cli):

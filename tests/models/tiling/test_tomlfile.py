@@ -387,6 +387,8 @@ def test_large_1_based_and_signed_hex_coordinates_are_shapes():
      "t.toml:4: piece name '\\x1b[31mX' holds a control character (U+001B)"),
     (BOARD + '[[pieces]]\nname = "X\\u007f"\ncells = [[1, 1], [1, 2]]\n',
      "t.toml:4: piece name 'X\\x7f' holds a control character (U+007F)"),
+    ('title = "a\\u2066b"\n' + DOMINOES + BOARD,
+     "t.toml:1: title 'a\\u2066b' holds a bidirectional control character (U+2066)"),
 ])
 def test_printed_text_is_one_line_without_control_characters(text, message):
     assert _error(text) == message
