@@ -74,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args._run(args)
     except (InputError, BackendError, EncodingError) as e:
+        if getattr(e, "warnings", ()):
+            from .commands.common import warn_ignored
+
+            warn_ignored(e.warnings, e.path or "the input")
         return _fail(args, f"puzzlesat: {e}", "bad-input", EXIT_BAD_INPUT)
     except VerificationError as e:
         return _fail(args, f"puzzlesat: verification failed: {e}", "verification-failed", EXIT_INTERNAL)

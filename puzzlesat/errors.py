@@ -38,6 +38,10 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
 class InputError(Exception):
     """Bad input: the CLI prints ``str(self)`` on one line and exits 2."""
 
+    #: the warnings the reader had given before it refused the file (printed
+    #: before the error: an ignored misspelt key may be what explains it)
+    warnings: tuple[str, ...] = ()
+
     def __init__(self, message: str, path: str | None = None, line: int | None = None):
         self.message, self.path, self.line = message, path, line
         where = ""

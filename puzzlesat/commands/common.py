@@ -88,17 +88,22 @@ def wants_progress(args) -> bool:
 MAX_WARNINGS = 10
 
 
+def warn_ignored(ignored, where: str) -> None:
+    """The warnings a reader gave for ``where`` (what it read past), on stderr;
+    also those it gave before it refused the file."""
+    for msg in ignored[:MAX_WARNINGS]:
+        note(f"puzzlesat: warning: {msg}")
+    if len(ignored) > MAX_WARNINGS:
+        note(f"puzzlesat: warning: ... and {len(ignored) - MAX_WARNINGS} more things ignored in {where}")
+
+
 def load(args):
     puzzle = load_puzzle(args.instance)
     if Path(puzzle.path or "") != Path(args.instance) and Path(args.instance).is_file():
         # a bundled name was read, not the file of that name here
         note(f"puzzlesat: note: {args.instance} is read as the bundled instance of that name; the file "
              f"{args.instance} here has no puzzle suffix ({', '.join(sorted(LOADERS))}) and is not read")
-    for msg in puzzle.ignored[:MAX_WARNINGS]:
-        note(f"puzzlesat: warning: {msg}")
-    if len(puzzle.ignored) > MAX_WARNINGS:
-        note(f"puzzlesat: warning: ... and {len(puzzle.ignored) - MAX_WARNINGS} more things ignored in "
-             f"{args.instance}")
+    warn_ignored(puzzle.ignored, args.instance)
     if getattr(args, "preprocess", False):
         if not hasattr(puzzle, "preprocess"):
             raise InputError(f"--preprocess: {puzzle.family} puzzles have no preprocessing step", args.instance)

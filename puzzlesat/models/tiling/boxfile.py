@@ -88,11 +88,21 @@ class _Statement:
 
 
 def load(text: str, path: str):
+    warnings: list[str] = []
+    try:
+        tiling = _load(text, path, warnings)
+    except InputError as e:
+        e.warnings = tuple(warnings)
+        raise
+    tiling.ignored = tuple(warnings)
+    return tiling
+
+
+def _load(text: str, path: str, warnings: list[str]):
     meta: dict[str, str] = {}
     meta_line: dict[str, int] = {}
     one_sided: dict[str, int] = {}  # element name -> the line of its '# one-sided:'
     statements: list[_Statement] = []
-    warnings: list[str] = []
     for no, raw in enumerate(text.splitlines(), 1):
         m = _META.match(raw)
         if m:
@@ -200,7 +210,6 @@ def load(text: str, path: str):
         source=meta.get("source"),
         expected=expected,
     )
-    tiling.ignored = tuple(warnings)
     return tiling
 
 

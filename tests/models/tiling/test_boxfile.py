@@ -281,6 +281,16 @@ def test_plain_comments_stay_quiet_comments(comment):
     assert t.ignored == () and t.title == "f"
 
 
+def test_the_warnings_are_printed_before_the_error_when_the_file_is_refused(tmp_path, cli):
+    f = tmp_path / "k.box"
+    f.write_text("# titel: two dominoes\nBOX / 2 * 2\nELEMENT / (D) (1, 1), (1 2)\n")
+    r = cli("info", f)
+    assert r.code == 2
+    assert r.err.splitlines() == [
+        f"puzzlesat: warning: {f}:1: unknown comment key 'titel' read as a comment (a misspelling of 'title'?)",
+        f"puzzlesat: {f}:3: cell (1 2) must be whole numbers separated by commas"]
+
+
 def test_the_unknown_key_warning_reaches_the_cli(tmp_path, cli):
     f = tmp_path / "k.box"
     f.write_text("# titel: two dominoes\nBOX / 2 * 2\nELEMENT / (D) (1, 1), (1, 2)\nELEMENT / (D) (1, 1), (1, 2)\n")
