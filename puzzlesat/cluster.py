@@ -25,13 +25,15 @@ moves the progress line, and at the same times looks at the job's stop flag
 (a Dask ``Event``).
 
 Stopping: every task is given the job's deadline as a wall-clock time
-(clocks are assumed in step, as NTP keeps them) and stops there on its own:
-engines that can stop mid-search (PySAT, CP-SAT) at once, the exact-cover
-engine (inline in Dask's daemonic workers) between two solutions.  On
-Ctrl-C, or when ``--limit`` is reached, the driver raises the stop flag, and
-a task stops at its next look (an engine looks when it hands back a
-solution or reports its count: between two solutions, again, for every
-engine but Ganak, which runs to its end or the deadline).  At the time
+(clocks are assumed in step, as NTP keeps them) and stops there on its own.
+On Ctrl-C, or when ``--limit`` is reached, the driver raises the stop flag,
+and a task stops at its next look.  The engines that cannot be interrupted
+(miniexact, Ganak, PySAT's CaDiCaL, Kissat, Lingeling) search in a child
+process (:class:`puzzlesat.backends.base.Child`: a new Python, since Dask's
+daemonic workers may not fork), which the task kills at the deadline or on
+the flag: it looks every 0.5 s, also while the search finds nothing.  The
+others (CP-SAT, PySAT's MiniSat, Glucose) search in the task, stop at the
+deadline on their own, and look at the flag at each solution.  At the time
 limit and on Ctrl-C the driver waits up to LEFTOVER_GRACE seconds for the
 running tasks' counts so far, takes the last count it heard from a task
 that has not answered by then, and reports the sum with the finished ones'

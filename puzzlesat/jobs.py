@@ -54,6 +54,7 @@ from fractions import Fraction
 from dataclasses import dataclass, field
 
 from .backends import Backend, BackendError, SearchResult, SolveResult, Status, get_backend
+from .backends import base as backend_base
 from .backends.base import Deadline, blocking_clause
 from .errors import VerificationError
 from .problem import AtMostOne, Clause, ExactlyOne, Problem, equalities
@@ -602,7 +603,7 @@ class _ForkPool:
         _WORK = work  # the workers, forked next, inherit it
         # and this shared memory, where they leave each part's count so far
         _PARTIAL = ctx.RawArray("q", max((t[0] for t in tasks), default=0) + 1)
-        self.pool = ctx.Pool(self.processes)
+        self.pool = ctx.Pool(self.processes, initializer=_pool_worker_start)
         self.results = self.pool.imap_unordered(_count_part_here, tasks)
 
     def partial(self, parts) -> int:
@@ -714,10 +715,16 @@ class _SharedCounts:
         return False
 
 
+def _pool_worker_start() -> None:
+    """A forked pool worker's first act: its engines search inline (this
+    parent terminates the pool to stop them; no child per sub-problem)."""
+    backend_base.STOPPED_BY_PARENT = True
+
+
 def _count_part_here(task):
     """A forked pool worker: the work it inherited.  No time limit here: the
-    parent enforces it by terminating the pool (and daemonic workers could
-    not start the child some engines time out in)."""
+    parent enforces it by terminating the pool (its engines search inline,
+    see _pool_worker_start)."""
     return _count_part(_WORK, task, None if _PARTIAL is None else _SharedCounts(_PARTIAL))
 
 

@@ -83,3 +83,20 @@ def run_interrupted(*args, after: str) -> CliResult:
 @pytest.fixture
 def interrupted():
     return run_interrupted
+
+
+def mutilated_board(n: int):
+    """The compiled problem of dominoes on the n x n board without two
+    opposite corners: no solution (each domino covers one cell of each
+    colour), and for n = 16 a search of many seconds for Algorithm X, CDCL
+    and Ganak alike, with nothing to hand back meanwhile."""
+    from puzzlesat.models.tiling.boxfile import load
+
+    text = f"BOX / {n} * {n}\nRESERVE / (*) (1, 1), ({n}, {n})\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * ((n * n - 2) // 2)
+    return load(text, "mutilated.box").compile()
+
+
+@pytest.fixture
+def mutilated():
+    """:func:`mutilated_board`, for a test module (they cannot import this one)."""
+    return mutilated_board

@@ -176,6 +176,119 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon
 
 
+#: Set in the local pool's forked workers (jobs._ForkPool): their parent
+#: stops them by terminating the pool and enforces the time limit, so an
+#: engine there searches inline rather than start a child per sub-problem.
+STOPPED_BY_PARENT = False
+
+
+def may_start_child() -> bool:
+    """Whether an engine asked to pick (``isolate=None``) should search in a
+    :class:`Child`: everywhere but in the local pool's workers."""
+    return not STOPPED_BY_PARENT
+
+
+class Child:
+    """``fn(conn, *args)`` run in a child process, sending its messages back
+    through ``conn`` (a one-way multiprocessing Connection); the parent reads
+    them with :meth:`poll` and :meth:`recv` and kills the child with
+    :meth:`close`, at a deadline, on Ctrl-C or when it has heard enough.
+
+    The child is forked where this process may fork.  A daemonic process
+    (the workers of a Dask cluster) may not have multiprocessing children;
+    there it is a new Python process instead, which imports ``fn`` by name
+    and reads ``args`` pickled from its standard input (so ``fn`` must be a
+    module-level function and ``args`` picklable), in a session of its own
+    (a Ctrl-C at the terminal is the parent's to handle) and killed if its
+    parent dies.  ``fn`` ignores SIGINT itself in a forked child."""
+
+    def __init__(self, fn, args: tuple):
+        self.proc = self.popen = None
+        if can_fork():
+            ctx = multiprocessing.get_context("fork")
+            self.conn, send = ctx.Pipe(duplex=False)
+            self.proc = ctx.Process(target=fn, args=(send, *args), daemon=True)
+            self.proc.start()
+            send.close()
+            return
+        import os
+        import pickle
+        import subprocess
+        import sys
+        from multiprocessing.connection import Connection
+
+        job = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
+        r, w = os.pipe()
+        try:
+            self.popen = subprocess.Popen(
+                [sys.executable, "-c", "from puzzlesat.backends.base import _spawned_child; _spawned_child()",
+                 str(w)],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                pass_fds=(w,), start_new_session=True)
+        except BaseException:
+            os.close(r)
+            raise
+        finally:
+            os.close(w)
+        self.conn = Connection(r, writable=False)
+        try:
+            self.popen.stdin.write(job)
+            self.popen.stdin.close()
+        except BrokenPipeError:  # it died at once: recv() says how
+            pass
+
+    def poll(self, timeout: float | None) -> bool:
+        """True when a message is waiting (or the child is gone), within ``timeout`` seconds (None: no end)."""
+        return self.conn.poll(timeout)
+
+    def recv(self, what: str):
+        """The next message; a BackendError naming ``what`` (e.g. "the Ganak
+        count") if the child died without one."""
+        try:
+            return self.conn.recv()
+        except EOFError:
+            pass
+        if self.proc is not None:
+            self.proc.join()
+            code, why = self.proc.exitcode, ""
+        else:
+            code = self.popen.wait()
+            lines = self.popen.stderr.read().decode(errors="replace").strip().splitlines()
+            why = f": {lines[-1]}" if lines else ""
+        raise BackendError(f"{what} died (exit code {code}){why}") from None
+
+    def close(self) -> None:
+        """Kill the child if it still runs, and reap it."""
+        if self.proc is not None:
+            if self.proc.is_alive():
+                self.proc.kill()
+            self.proc.join()
+        else:
+            if self.popen.poll() is None:
+                self.popen.kill()
+            self.popen.wait()
+            self.popen.stderr.close()
+        self.conn.close()
+
+
+def _spawned_child() -> None:
+    """The body of a :class:`Child` started as a new Python process."""
+    import pickle
+    import sys
+    from multiprocessing.connection import Connection
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:  # Linux: die with the parent, should it be killed without closing us
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+    conn = Connection(int(sys.argv[1]), readable=False)
+    fn, args = pickle.load(sys.stdin.buffer)
+    fn(conn, *args)
+
+
 def _start_holding_sigint(thread: threading.Thread) -> None:
     """thread.start() with SIGINT held back until the thread runs (where
     the platform can hold signals): a Ctrl-C then arrives once it does."""

@@ -7,29 +7,33 @@ Algorithm M (``"m"``) the ones with multiplicities (repeated pieces); ``"auto"``
 picks X where it can (measured faster, see benchmarks/counting-results.md).
 
 miniexact's ``solve()`` is a blocking C call that returns at each solution and
-has no callback or interrupt, so the search runs in a forked child process
-that streams counts (and, when asked for, solutions) back through a pipe;
-the parent enforces the time limit and Ctrl-C by killing the child, and
-reports what it had received as a lower bound.  Where a child cannot be
-started (inside a daemonic pool worker), or where the search tree provably
-has so few nodes that starting one costs more than the search
-(:func:`tree_bound`), the search runs inline and can stop only between
-solutions.
+has no callback or interrupt, so the search runs in a child process
+(:class:`~puzzlesat.backends.base.Child`: forked, or a new Python in a
+daemonic Dask worker) that streams counts (and, when asked for, solutions)
+back through a pipe; the parent enforces the time limit and Ctrl-C by
+killing the child, and reports what it had received as a lower bound.  In
+the local pool's workers (whose parent terminates them), or where the search
+tree provably has so few nodes that starting a child costs more than the
+search (:func:`tree_bound`), the search runs inline and can stop only
+between solutions.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 import time
 
 from ..encoders.exactcover import ExactCover, NotExactCover, exact_cover, unsupported_reason
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, can_fork
+from .base import Backend, BackendError, Child, Deadline, SearchResult, may_start_child
 
 ALGORITHMS = ("auto", "x", "m", "c")
 #: seconds between progress messages from the search
 REPORT_EVERY = 0.05
+#: seconds the parent waits for a message from the child before it asks
+#: on_count anyway (a split count's part looks at its stop flag then, also
+#: where the search goes long without a solution)
+IDLE_EVERY = 0.5
 #: solutions per message when solutions are streamed
 BATCH = 2048
 #: a search whose tree provably has at most this many nodes runs inline: a
@@ -45,7 +49,8 @@ class ExactCoverBackend(Backend):
 
     def __init__(self, algorithm: str = "auto", isolate: bool | None = None):
         """``algorithm``: auto / x / m / c.  ``isolate``: run the search in a
-        child process (None: whenever this process may have children)."""
+        child process (None: unless the tree is tiny or this is a local
+        pool worker, see :func:`~puzzlesat.backends.base.may_start_child`)."""
         if algorithm not in ALGORITHMS:
             raise BackendError(f"unknown miniexact algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
         import miniexact  # noqa: F401  (fail at construction when missing)
@@ -97,8 +102,8 @@ class ExactCoverBackend(Backend):
                  "items": sum(len(c.items) for c in cases)}
         isolate = self.isolate
         if isolate is None:
-            isolate = can_fork() and not all(a == "x" and tree_bound(c) <= INLINE_NODES
-                                             for c, a in zip(cases, algos))
+            isolate = may_start_child() and not all(a == "x" and tree_bound(c) <= INLINE_NODES
+                                                    for c, a in zip(cases, algos))
         stats["isolated"] = bool(isolate)
 
         count, sols, stopped, complete = 0, [], None, False
@@ -133,8 +138,9 @@ class ExactCoverBackend(Backend):
                 if kind == "sols":
                     if take(msg[1]):
                         break
-                elif kind == "n":
-                    count = msg[1]
+                elif kind in ("n", "idle"):
+                    if kind == "n":
+                        count = msg[1]
                     if on_count is not None and on_count(count):
                         stopped = "callback"
                         break
@@ -281,30 +287,23 @@ def _child_main(conn, cases, algos, limit, want):
 
 
 def _in_child(cases, algos, limit, want, deadline: Deadline):
-    """_messages run in a forked child, then ("timeout",) once time is up; the
+    """_messages run in a child process, then ("timeout",) once time is up; the
     child is killed when this generator ends or is closed."""
-    ctx = multiprocessing.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child_main, args=(send, cases, algos, limit, want), daemon=True)
-    proc.start()
-    send.close()
+    child = Child(_child_main, (cases, algos, limit, want))
     try:
         while True:
-            if not recv.poll(deadline.remaining()):
-                yield ("timeout",)
-                return
-            try:
-                msg = recv.recv()
-            except EOFError:
-                proc.join()
-                raise BackendError(f"the miniexact search died (exit code {proc.exitcode})") from None
+            remaining = deadline.remaining()
+            if not child.poll(IDLE_EVERY if remaining is None else min(remaining, IDLE_EVERY)):
+                if deadline.expired():
+                    yield ("timeout",)
+                    return
+                yield ("idle",)
+                continue
+            msg = child.recv("the miniexact search")
             if msg[0] == "error":
                 raise BackendError(f"the miniexact search failed: {msg[1]}")
             yield msg
             if msg[0] == "done":
                 return
     finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        recv.close()
+        child.close()

@@ -7,16 +7,16 @@ distinct solutions.  Ganak returns a number, never the solutions, so this
 engine cannot solve or enumerate.
 
 ``Counter.count()`` is one blocking C++ call that also prints to the
-process's stdout, so it runs in a forked child; the parent enforces the time
-limit and Ctrl-C by killing it (a count stopped that way is unknown: 0,
-incomplete).  Wherever it runs (in a pool worker of a split count, say, which
-cannot fork), its prints go to /dev/null, never into the command's output.
+process's stdout, so it runs in a child process (forked, or a new Python in a
+daemonic Dask worker); the parent enforces the time limit, Ctrl-C and a
+split count's stop flag by killing it (a count stopped that way is unknown:
+0, incomplete).  Wherever it runs (inline in a local pool worker of a split
+count, say), its prints go to /dev/null, never into the command's output.
 """
 
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
 import os
 import signal
 import sys
@@ -24,9 +24,12 @@ from contextlib import contextmanager
 
 from ..encoders.cnf import check_encoding, encode_cnf
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, can_fork
+from .base import Backend, BackendError, Child, Deadline, SearchResult, may_start_child
 
 DEFAULT_ENCODING = "mixed"
+#: seconds between two questions to ``on_count`` while the child counts (a
+#: split count's part looks at its job's stop flag then)
+LOOK_EVERY = 0.5
 
 
 class GanakBackend(Backend):
@@ -34,8 +37,9 @@ class GanakBackend(Backend):
     can_enumerate = False
 
     def __init__(self, encoding: str = DEFAULT_ENCODING, isolate: bool | None = None, seed: int = 0):
-        """``isolate``: count in a child process (None: whenever this process
-        may have children); without one the time limit cannot be enforced."""
+        """``isolate``: count in a child process (None: but in a local pool
+        worker, see :func:`~puzzlesat.backends.base.may_start_child`);
+        without one the time limit cannot be enforced."""
         import pyganak  # noqa: F401  (fail at construction when missing)
 
         self.encoding = check_encoding(encoding)
@@ -43,7 +47,7 @@ class GanakBackend(Backend):
         self.seed = seed
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):  # on_count: a model counter has no count until it ends
+               phases=None, on_count=None):  # on_count: asked with 0 now and then (no count until the end)
         if keep or on_solution is not None:
             raise BackendError("backend 'ganak' only counts solutions; use another backend "
                                "(e.g. 'exact' or 'cadical195') to solve or enumerate")
@@ -54,14 +58,12 @@ class GanakBackend(Backend):
         job = (enc.clauses, enc.n_vars, list(problem.primary), self.seed)
         isolate = self.isolate
         if isolate is None:
-            isolate = can_fork()
+            isolate = may_start_child()
         stats["isolated"] = bool(isolate)
         total, stopped = None, None
         try:
             if isolate:
-                total = _count_in_child(job, deadline)
-                if total is None:
-                    stopped = "time-limit"
+                total, stopped = _count_in_child(job, deadline, on_count)
             else:
                 total = _count(*job)
         except KeyboardInterrupt:
@@ -123,26 +125,24 @@ def _child_main(conn, job):
         conn.close()
 
 
-def _count_in_child(job, deadline: Deadline) -> int | None:
-    """The count, or None if the deadline passed first (the child is killed)."""
-    ctx = multiprocessing.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child_main, args=(send, job), daemon=True)
-    proc.start()
-    send.close()
+def _count_in_child(job, deadline: Deadline, on_count=None) -> tuple[int | None, str | None]:
+    """(the count, None), or (None, why it stopped first: "time-limit", or
+    "callback" when ``on_count``, asked every LOOK_EVERY seconds with a
+    count of 0 so far, answers True); a child stopped early is killed."""
+    child = Child(_child_main, (job,))
     try:
-        if not recv.poll(deadline.remaining()):
-            return None
-        try:
-            kind, value = recv.recv()
-        except EOFError:
-            proc.join()
-            raise BackendError(f"the Ganak count died (exit code {proc.exitcode})") from None
+        while True:
+            remaining = deadline.remaining()
+            wait = LOOK_EVERY if on_count is not None and (remaining is None or remaining > LOOK_EVERY) else remaining
+            if child.poll(wait):
+                break
+            if deadline.expired():
+                return None, "time-limit"
+            if on_count is not None and on_count(0):
+                return None, "callback"
+        kind, value = child.recv("the Ganak count")
         if kind == "error":
             raise BackendError(f"the Ganak count failed: {value}")
-        return value
+        return value, None
     finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        recv.close()
+        child.close()

@@ -7,7 +7,7 @@ short blocking clauses when the problem says all solutions have equal weight.
 
 from __future__ import annotations
 
-import multiprocessing
+import signal
 import threading
 
 from pysat.solvers import Solver, SolverNames
@@ -15,7 +15,8 @@ from pysolvers import error as _SolverError
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause, can_fork, run_stoppable
+from .base import (Backend, BackendError, Child, Deadline, SearchResult, Tally, blocking_clause, may_start_child,
+                   run_stoppable)
 
 #: canonical name -> aliases, as PySAT spells them
 SOLVERS: dict[str, tuple[str, ...]] = {
@@ -28,6 +29,8 @@ NON_INCREMENTAL = {"kissat404"}
 #: child process that is killed at the deadline
 NO_INTERRUPT = {"cadical103", "cadical153", "cadical195", "cadical300", "kissat404", "lingeling"}
 DEFAULT_SOLVER = "cadical195"
+#: seconds a search in a child waits for a solution before it asks on_count anyway
+IDLE_EVERY = 0.5
 
 
 def canonical(name: str) -> str | None:
@@ -53,11 +56,19 @@ class PySatBackend(Backend):
         return Solver(name=self.solver, bootstrap_with=clauses)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):  # on_count: solutions reach on_solution one by one
-        if self.solver in NO_INTERRUPT and (time_limit is not None or (self.responsive and can_fork())):
+               phases=None, on_count=None):
+        # on_count: solutions reach on_solution one by one; a search in a
+        # child also asks on_count (with the count so far) while it waits
+        if self.solver in NO_INTERRUPT and (time_limit is not None or self.responsive or on_count is not None) \
+                and may_start_child():
             # these solvers hold the GIL and ignore interrupt(): a child process
-            # is the only way to stop them at a deadline or let progress be drawn
-            return self._search_in_child(problem, limit, time_limit, keep, on_solution, phases)
+            # is the only way to stop them at a deadline or on a caller's
+            # word (on_count), or to let progress be drawn
+            return self._search_in_child(problem, limit, time_limit, keep, on_solution, phases, on_count)
+        return self._search_here(problem, limit, time_limit, keep, on_solution, phases)
+
+    def _search_here(self, problem, limit, time_limit, keep, on_solution, phases):
+        """search() in this process."""
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
         tally, stopped = Tally(keep, on_solution), None
@@ -105,32 +116,26 @@ class PySatBackend(Backend):
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
 
 
-    def _search_in_child(self, problem, limit, time_limit, keep, on_solution, phases=None):
-        """search() in a forked process streaming solutions back, killed at the deadline."""
+    def _search_in_child(self, problem, limit, time_limit, keep, on_solution, phases=None, on_count=None):
+        """search() in a child process streaming solutions back, killed at the
+        deadline or when ``on_count``, asked every IDLE_EVERY seconds without
+        a solution, answers True."""
         deadline = Deadline(time_limit)
-        ctx = multiprocessing.get_context("fork")
-        recv, send = ctx.Pipe(duplex=False)
-
-        def child():
-            recv.close()
-            r = self.search(problem, limit=limit, on_solution=lambda sol: send.send(sorted(sol)), phases=phases)
-            send.send(("done", r.complete, r.stopped_by, r.stats))
-            send.close()
-
-        proc = ctx.Process(target=child, daemon=True)
-        proc.start()
-        send.close()
+        child = Child(_child_main, (self, problem, limit, phases))
         tally, stopped, complete, stats = Tally(keep, on_solution), None, False, {}
         try:
             while True:
                 remaining = deadline.remaining()  # None: no limit, wait for the child
-                if remaining is not None and (remaining <= 0 or not recv.poll(remaining)):
+                if remaining is not None and remaining <= 0:
                     stopped = "time-limit"
                     break
-                try:
-                    msg = recv.recv()
-                except EOFError:
-                    raise BackendError(f"{self.name} stopped unexpectedly (exit code {proc.exitcode})") from None
+                wait = remaining if on_count is None else IDLE_EVERY if remaining is None else min(remaining, IDLE_EVERY)
+                if wait is not None and not child.poll(wait):
+                    if on_count is not None and not deadline.expired() and on_count(tally.count):
+                        stopped = "callback"
+                        break
+                    continue
+                msg = child.recv(f"the {self.name} search")
                 if isinstance(msg, tuple):
                     _, complete, stopped, stats = msg
                     break
@@ -140,11 +145,16 @@ class PySatBackend(Backend):
         except KeyboardInterrupt:
             stopped = "interrupted"
         finally:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-            recv.close()
+            child.close()
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
+
+
+def _child_main(conn, backend: PySatBackend, problem, limit, phases):
+    """A child's search: each solution sent as it is found, then ("done", ...)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    r = backend._search_here(problem, limit, None, False, lambda sol: conn.send(sorted(sol)), phases)
+    conn.send(("done", r.complete, r.stopped_by, r.stats))
+    conn.close()
 
 
 def _set_phases(s: Solver, lits) -> bool | None:

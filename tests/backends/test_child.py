@@ -1,0 +1,91 @@
+"""backends.base.Child: engines that cannot be interrupted search in a child
+process, forked, or a new Python in a daemonic process (a Dask worker may
+not have multiprocessing children); the local pool's workers search inline."""
+
+from __future__ import annotations
+
+import multiprocessing
+import operator
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import BackendError, get_backend
+from puzzlesat.backends.base import Child
+from puzzlesat.loading import load_puzzle
+
+
+def _in_daemon(fn, *args, initializer=None, **kw):
+    """``fn(*args, **kw)`` in the daemonic worker of a forked pool, as in a Dask worker."""
+    with multiprocessing.get_context("fork").Pool(1, initializer=initializer) as pool:
+        return pool.apply(fn, args, kw)
+
+
+def _search(engine: str, problem, **kw):
+    r = get_backend(engine).search(problem, **kw)
+    return r.count, r.complete, r.stopped_by, r.stats.get("isolated")
+
+
+def _answer_true(n):
+    return True
+
+
+def _daemonic() -> bool:
+    return multiprocessing.current_process().daemon
+
+
+def test_the_helper_runs_in_a_daemonic_process():
+    assert _in_daemon(_daemonic) is True
+
+
+def test_cadical_with_a_time_limit_searches_in_a_daemonic_process():
+    # it was "AssertionError: daemonic processes are not allowed to have
+    # children" (count --cluster -b cadical195 -t N)
+    p = load_puzzle("pentomino-3x20").compile()
+    assert _in_daemon(_search, "cadical195", p, limit=2, time_limit=60)[:3] == (2, False, "limit")
+
+
+def test_the_exact_engine_in_a_daemonic_process_stops_at_the_deadline_without_a_solution(mutilated):
+    assert _in_daemon(_search, "exact", mutilated(16), time_limit=0.5) == (0, False, "time-limit", True)
+
+
+@pytest.mark.parametrize("engine", ["exact", "ganak", "cadical195"])
+def test_a_caller_stops_a_search_through_on_count_while_no_solution_comes(engine, mutilated):
+    # how a split count's running part sees its job's stop flag: asked now
+    # and then even while the engine has nothing to hand back
+    assert _in_daemon(_search, engine, mutilated(16), on_count=_answer_true)[:3] == (0, False, "callback")
+    assert _search(engine, mutilated(16), on_count=_answer_true)[:3] == (0, False, "callback")
+
+
+def test_the_local_pool_workers_search_inline():
+    # their parent terminates the pool: no child process per sub-problem
+    p = load_puzzle("dominoes-8x8").compile()
+    r = _in_daemon(_search, "exact", p, limit=3, initializer=jobs._pool_worker_start)
+    assert r == (3, False, "limit", False)
+    assert _in_daemon(_search, "exact", p, limit=3) == (3, False, "limit", True)
+
+
+def test_a_child_that_dies_is_named_with_its_exit_code(capfd):
+    child = Child(operator.truediv, (0,))  # truediv(conn, 0): a TypeError in the child
+    try:
+        with pytest.raises(BackendError) as e:
+            child.recv("the test search")
+    finally:
+        child.close()
+    assert str(e.value) == "the test search died (exit code 1)"
+
+
+def _recv_error(fn, args) -> str:
+    child = Child(fn, args)
+    try:
+        child.recv("the test search")
+    except BackendError as e:
+        return str(e)
+    finally:
+        child.close()
+    return "no error"
+
+
+def test_a_new_python_that_dies_is_named_with_its_exit_code_and_last_words():
+    assert _in_daemon(_recv_error, operator.truediv, (0,)) == (
+        "the test search died (exit code 1): TypeError: unsupported operand type(s) for /: 'Connection' and 'int'")
