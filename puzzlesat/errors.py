@@ -54,6 +54,17 @@ class VerificationError(Exception):
     """A solution returned by a back end breaks the puzzle's rules."""
 
 
+def text_lines(text: str) -> list[str]:
+    """The lines of a file's text as an editor numbers them: split at line
+    feeds only (files are read with universal newlines, so a CR or CRLF is
+    one already).  ``str.splitlines()`` also splits at form feeds, U+0085,
+    U+2028 and more, which would shift every line number after one."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 #: the bidirectional formatting characters (Unicode's Bidi_Control): printed,
 #: they reorder the text around them on the terminal ("Trojan Source")
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -56,7 +56,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, TextIO
 
-from ..errors import InputError, shorten
+from ..errors import InputError, shorten, text_lines
 from ..problem import Clause, Problem, Regular
 from .cnf import ENCODINGS, CnfEncoding
 
@@ -281,7 +281,7 @@ def read_answer(text: str, path: str | None = None) -> Answer:
     ended_at: int | None = None  # line of the terminating 0
     status_line = last_lit_line = None
     pb = False  # pseudo-Boolean answers write x7 / -x7 and end without a 0
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.strip()
         if not line:
             continue
@@ -408,7 +408,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
     header = header_line = None
     after_p = False
     count = 0
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.strip()
         if not line:
             continue

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ...errors import InputError, plural
+from ...errors import InputError, plural, text_lines
 from .build import Draft, echo, finish, read_clue, read_size
 from .nonfile import clue_tokens
 from .puzzle import Nonogram
@@ -28,7 +28,7 @@ _HEADER = re.compile(r"([^\s,x]+)(?:\s*[,x]\s*|\s+)([^\s,x]+)")
 
 
 def load(text: str, path: str) -> Nonogram:
-    lines = [(n + 1, s.strip()) for n, s in enumerate(text.splitlines()) if not s.strip().startswith("#")]
+    lines = [(n + 1, s.strip()) for n, s in enumerate(text_lines(text)) if not s.strip().startswith("#")]
     while lines and lines[0][1] == "":
         lines.pop(0)
     if not lines:

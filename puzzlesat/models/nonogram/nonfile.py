@@ -50,7 +50,7 @@ import difflib
 import html
 import re
 
-from ...errors import InputError, plural
+from ...errors import InputError, plural, text_lines
 from .build import Draft, Ignored, echo, finish, load_noting, read_clue, read_size
 from .puzzle import Nonogram
 
@@ -109,7 +109,7 @@ def load(text: str, path: str) -> Nonogram:
 
 
 def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
-    lines = text.splitlines()
+    lines = text_lines(text)
     d = Draft(path)
     colours: set[str] = set()
     colour_keys: list[tuple[str, int]] = []

@@ -40,7 +40,7 @@ import math
 import re
 import unicodedata
 
-from ...errors import InputError, control_character, number, plural
+from ...errors import InputError, control_character, number, plural, text_lines
 from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, shorten
 from .geometry import is_connected
 from .lattice import CubicLattice
@@ -103,7 +103,7 @@ def _load(text: str, path: str, warnings: list[str]):
     meta_line: dict[str, int] = {}
     one_sided: dict[str, int] = {}  # element name -> the line of its '# one-sided:'
     statements: list[_Statement] = []
-    for no, raw in enumerate(text.splitlines(), 1):
+    for no, raw in enumerate(text_lines(text), 1):
         m = _META.match(raw)
         if m:
             key, value = m.group(1).lower(), m.group(2)

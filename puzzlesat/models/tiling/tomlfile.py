@@ -71,7 +71,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ...errors import InputError, control_character, number, plural, shorten
+from ...errors import InputError, control_character, number, plural, shorten, text_lines
 from . import art
 from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected
 from .geometry import is_connected
@@ -93,7 +93,7 @@ def load(text: str, path: str):
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
         line = int(m.group(1)) if m else None
         if m is None and "end of document" in msg:
-            line = max(1, len(text.splitlines()))
+            line = max(1, len(text_lines(text)))
         msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
         raise InputError(f"TOML syntax: {msg}", path, line) from None
     except ValueError as e:  # tomllib lets int()'s refusal of a number of more than 4,300 digits through
@@ -122,7 +122,7 @@ class _Lines:
         table: tuple = ()
         arrays: dict[tuple, int] = {}
         open_quote = None
-        for no, line in enumerate(text.splitlines(), 1):
+        for no, line in enumerate(text_lines(text), 1):
             if open_quote:
                 if line.count(open_quote) % 2 == 1:
                     open_quote = None

@@ -563,6 +563,14 @@ def test_nin_header_is_width_and_height_with_one_separator(head, message):
         assert _error(ninfile, text, "f.nin") == message
 
 
+def test_line_numbers_count_line_feeds_only():
+    # str.splitlines() also breaks at U+2028: the error was one line late
+    assert _error(nonfile, 'width 2\nheight 1\nby "a\u2028b"\nrows\n2,1\ncolumns\n1\n1\n', "f.non") == (
+        "f.non:5: row 1 clue 2,1 needs 4 cells but the row has 2")
+    assert _error(ninfile, "# a\u2028b\n2 1\n2,1\n1\n1\n", "f.nin") == (
+        "f.nin:3: row 1 clue 2,1 needs 4 cells but the row has 2")
+
+
 def test_no_control_character_reaches_the_terminal_from_a_title_or_its_metadata():
     # info, check and list print them: an ESC would be an escape sequence
     assert _error(nonfile, 'title "\x1b[31mRED"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non") == (

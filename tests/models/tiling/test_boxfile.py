@@ -357,6 +357,14 @@ def test_control_characters_are_refused(text, message):
     assert _refusal(text) == message
 
 
+def test_line_numbers_count_line_feeds_only():
+    # str.splitlines() also breaks at U+2028 and U+0085: the error was one line late
+    assert _refusal("# a comment\u2028with a line separator\nBOX / 2 * 2\nELEMENT / (D) (1, 1), (1 2)\n") == (
+        "f.box:3: cell (1 2) must be whole numbers separated by commas")
+    assert _refusal("# \x85\nBOX / 2 * 2\nELEMENT / (D) (1, 1), (1 2)\n") == (
+        "f.box:3: cell (1 2) must be whole numbers separated by commas")
+
+
 def test_a_zero_width_joiner_is_no_control_character():
     # format characters other than the bidirectional ones are harmless (an emoji sequence)
     assert [p.name for p in load("BOX / 1 * 2\nELEMENT / (\U0001F469\u200d\U0001F4BB) (1, 1), (1, 2)\n", "f.box").pieces] == [
