@@ -9,8 +9,10 @@ import pytest
 
 from puzzlesat import jobs
 from puzzlesat.backends import get_backend
+from puzzlesat.backends.base import blocking_clause
 from puzzlesat.backends.pysat_backend import unavailable_reason
 from puzzlesat.loading import load_puzzle
+from puzzlesat.problem import Clause
 
 #: Twins (two mirror-image solutions) with its goal: the goal's mirror image
 #: is the second solution
@@ -70,6 +72,19 @@ def test_a_phase_hint_changes_no_count(backend, name):
     hint = frozenset(problem.primary[::2])  # any assignment, a solution or not
     r = be.search(problem, phases=hint)
     assert (r.count, r.complete) == ({"twins": 2, "dominoes-2x4": 5}[name], True)
+
+
+def test_cpsat_finds_the_one_more_solution_next_to_a_hint_and_proves_there_is_none():
+    # limit 1 with a hint (a nonogram's second solution, its goal blocked)
+    # is a plain solve without presolve, not an enumeration
+    problem = load_puzzle("twins").compile()
+    first, second = get_backend("cadical195").search(problem, keep=True).solutions
+    one_blocked = problem.with_constraints([Clause(tuple(blocking_clause(problem, first)))])
+    r = get_backend("cpsat").search(one_blocked, phases=first, limit=1, keep=True)
+    assert (r.count, r.complete, r.stopped_by, r.solutions) == (1, False, "limit", [second])
+    both_blocked = one_blocked.with_constraints([Clause(tuple(blocking_clause(problem, second)))])
+    r = get_backend("cpsat").search(both_blocked, phases=first, limit=1)
+    assert (r.count, r.complete, r.stopped_by) == (0, True, None)
 
 
 def test_the_hint_reaches_the_sat_solver():

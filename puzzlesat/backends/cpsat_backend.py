@@ -81,7 +81,15 @@ class CpSatBackend(Backend):
             for v in problem.primary:
                 enc.model.add_hint(enc.vars[v - 1], v in phases)
         s = self._solver(deadline.remaining(), 1)
-        s.parameters.enumerate_all_solutions = True
+        if limit == 1 and phases is not None:
+            # one solution next to a known one (a second solution of a
+            # nonogram, its goal blocked): no enumeration, whose restrictions
+            # made faase's take 3x as long, and no presolve, which would
+            # hide the hint behind its reductions (7x as long with it);
+            # benchmarks/nonograms-results.md, session 10
+            s.parameters.cp_model_presolve = False
+        else:
+            s.parameters.enumerate_all_solutions = True
         dedupe = len(problem.primary) != problem.n_vars
         cb = _Collector(enc, limit, keep, on_solution, dedupe)
         stopped = None
