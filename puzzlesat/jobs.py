@@ -852,10 +852,12 @@ def _known(puzzle: Puzzle, problem: Problem) -> tuple[frozenset, object] | None:
 
 #: the engine a default engine's search from a known solution hands over to,
 #: and after how many seconds: CP-SAT decides faase (80x95) from its goal in
-#: 8.6 CPU-s where CaDiCaL takes 27, but costs ~0.35 s on every small puzzle
-#: that CaDiCaL decides at once (benchmarks/nonograms-results.md)
+#: 4 CPU-s where CaDiCaL takes 28, but costs ~0.35 s on every small puzzle
+#: that CaDiCaL decides at once; 0.5 s (1 s before session 10) saves knotty
+#: ~0.5 s and no small puzzle of the shared sets needs CaDiCaL that long
+#: (benchmarks/nonograms-results.md)
 HANDOVER_BACKEND = "cpsat"
-HANDOVER_AFTER = 1.0
+HANDOVER_AFTER = 0.5
 
 
 def _handover(problem: Problem) -> Backend | None:

@@ -129,7 +129,7 @@ def test_a_default_engine_hands_the_search_from_the_goal_over(tmp_path, monkeypa
     path = tmp_path / "eight.non"
     path.write_text(EIGHT_WITH_GOAL)
     p = load_puzzle(str(path))
-    monkeypatch.setattr(jobs, "HANDOVER_AFTER", 0.0)  # at once (1 s by default)
+    monkeypatch.setattr(jobs, "HANDOVER_AFTER", 0.0)  # at once (0.5 s by default)
     out = jobs.count(p, get_backend("cadical195"), keep=True, may_switch=True)
     assert (out.count, out.complete, out.backend) == (8, True, "cpsat")
     assert out.choice == ("cadical195 found no further solution in 0 s from the known one; cpsat, whose "
