@@ -77,9 +77,11 @@ class ExactCoverBackend(Backend):
             why = unsupported_reason(problem)
             return None if why is None else f"not an exact cover: {why}"
         try:
-            cases = self._cases(problem)
+            return self._refusal(self._cases(problem))
         except NotExactCover as e:
             return f"not an exact cover: {e}"
+
+    def _refusal(self, cases) -> str | None:
         if self.algorithm in ("x", "c") and any(c.needs_multiplicity for c in cases):
             return f"algorithm {self.algorithm.upper()} cannot cover an item more than once (use M)"
         return None
@@ -87,12 +89,13 @@ class ExactCoverBackend(Backend):
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
                phases=None, on_count=None):
         deadline = Deadline(time_limit)
-        why = self.supports(problem)
-        if why is None:
-            try:
-                cases = self._cases(problem)
-            except NotExactCover as e:
-                why = f"not an exact cover: {e}"
+        # supports() in full: the translation classifies the constraints
+        # itself (auto's supports() would classify them once more)
+        try:
+            cases = self._cases(problem)
+            why = self._refusal(cases)
+        except NotExactCover as e:
+            why = f"not an exact cover: {e}"
         if why:
             raise BackendError(f"backend 'exact' cannot take this problem: {why}")
         algos = [_pick(self.algorithm, c) for c in cases]
