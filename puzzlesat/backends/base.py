@@ -182,6 +182,12 @@ def can_fork() -> bool:
 STOPPED_BY_PARENT = False
 
 
+#: seconds a parent waiting on a :class:`Child` goes without asking the
+#: caller's on_count (a split count's part looks at its stop flag then, also
+#: while its search finds nothing)
+ASK_EVERY = 0.5
+
+
 def may_start_child() -> bool:
     """Whether an engine asked to pick (``isolate=None``) should search in a
     :class:`Child`: everywhere but in the local pool's workers."""
@@ -191,7 +197,7 @@ def may_start_child() -> bool:
 class Child:
     """``fn(conn, *args)`` run in a child process, sending its messages back
     through ``conn`` (a one-way multiprocessing Connection); the parent reads
-    them with :meth:`poll` and :meth:`recv` and kills the child with
+    them with :meth:`wait` and :meth:`recv` and kills the child with
     :meth:`close`, at a deadline, on Ctrl-C or when it has heard enough.
 
     The child is forked where this process may fork.  A daemonic process
@@ -215,18 +221,23 @@ class Child:
         import pickle
         import subprocess
         import sys
+        import tempfile
         from multiprocessing.connection import Connection
 
         job = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
+        # its stderr goes to a file, read if it dies: a pipe nobody reads
+        # meanwhile could fill up and stop it
+        self.stderr = tempfile.TemporaryFile()
         r, w = os.pipe()
         try:
             self.popen = subprocess.Popen(
                 [sys.executable, "-c", "from puzzlesat.backends.base import _spawned_child; _spawned_child()",
                  str(w)],
-                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.stderr,
                 pass_fds=(w,), start_new_session=True)
         except BaseException:
             os.close(r)
+            self.stderr.close()
             raise
         finally:
             os.close(w)
@@ -237,9 +248,18 @@ class Child:
         except BrokenPipeError:  # it died at once: recv() says how
             pass
 
-    def poll(self, timeout: float | None) -> bool:
-        """True when a message is waiting (or the child is gone), within ``timeout`` seconds (None: no end)."""
-        return self.conn.poll(timeout)
+    def wait(self, deadline: Deadline, asking: bool = False) -> str:
+        """Wait for the child's next message: "message" when one is waiting
+        (or the child is gone: :meth:`recv` says so), "timeout" once the
+        deadline has passed, or, when ``asking``, "ask" after ASK_EVERY
+        seconds without one (time to ask the caller's on_count)."""
+        remaining = deadline.remaining()
+        if remaining is not None and remaining <= 0:
+            return "timeout"
+        wait = remaining if not asking else ASK_EVERY if remaining is None else min(remaining, ASK_EVERY)
+        if self.conn.poll(wait):
+            return "message"
+        return "timeout" if deadline.expired() else "ask"
 
     def recv(self, what: str):
         """The next message; a BackendError naming ``what`` (e.g. "the Ganak
@@ -253,7 +273,8 @@ class Child:
             code, why = self.proc.exitcode, ""
         else:
             code = self.popen.wait()
-            lines = self.popen.stderr.read().decode(errors="replace").strip().splitlines()
+            self.stderr.seek(0)
+            lines = self.stderr.read().decode(errors="replace").strip().splitlines()
             why = f": {lines[-1]}" if lines else ""
         raise BackendError(f"{what} died (exit code {code}){why}") from None
 
@@ -267,7 +288,7 @@ class Child:
             if self.popen.poll() is None:
                 self.popen.kill()
             self.popen.wait()
-            self.popen.stderr.close()
+            self.stderr.close()
         self.conn.close()
 
 

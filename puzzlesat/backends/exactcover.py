@@ -30,10 +30,6 @@ from .base import Backend, BackendError, Child, Deadline, SearchResult, may_star
 ALGORITHMS = ("auto", "x", "m", "c")
 #: seconds between progress messages from the search
 REPORT_EVERY = 0.05
-#: seconds the parent waits for a message from the child before it asks
-#: on_count anyway (a split count's part looks at its stop flag then, also
-#: where the search goes long without a solution)
-IDLE_EVERY = 0.5
 #: solutions per message when solutions are streamed
 BATCH = 2048
 #: a search whose tree provably has at most this many nodes runs inline: a
@@ -295,11 +291,11 @@ def _in_child(cases, algos, limit, want, deadline: Deadline):
     child = Child(_child_main, (cases, algos, limit, want))
     try:
         while True:
-            remaining = deadline.remaining()
-            if not child.poll(IDLE_EVERY if remaining is None else min(remaining, IDLE_EVERY)):
-                if deadline.expired():
-                    yield ("timeout",)
-                    return
+            got = child.wait(deadline, asking=True)
+            if got == "timeout":
+                yield ("timeout",)
+                return
+            if got == "ask":
                 yield ("idle",)
                 continue
             msg = child.recv("the miniexact search")

@@ -27,9 +27,6 @@ from ..problem import Problem
 from .base import Backend, BackendError, Child, Deadline, SearchResult, may_start_child
 
 DEFAULT_ENCODING = "mixed"
-#: seconds between two questions to ``on_count`` while the child counts (a
-#: split count's part looks at its job's stop flag then)
-LOOK_EVERY = 0.5
 
 
 class GanakBackend(Backend):
@@ -127,18 +124,17 @@ def _child_main(conn, job):
 
 def _count_in_child(job, deadline: Deadline, on_count=None) -> tuple[int | None, str | None]:
     """(the count, None), or (None, why it stopped first: "time-limit", or
-    "callback" when ``on_count``, asked every LOOK_EVERY seconds with a
+    "callback" when ``on_count``, asked every ASK_EVERY seconds with a
     count of 0 so far, answers True); a child stopped early is killed."""
     child = Child(_child_main, (job,))
     try:
         while True:
-            remaining = deadline.remaining()
-            wait = LOOK_EVERY if on_count is not None and (remaining is None or remaining > LOOK_EVERY) else remaining
-            if child.poll(wait):
+            got = child.wait(deadline, asking=on_count is not None)
+            if got == "message":
                 break
-            if deadline.expired():
+            if got == "timeout":
                 return None, "time-limit"
-            if on_count is not None and on_count(0):
+            if on_count(0):
                 return None, "callback"
         kind, value = child.recv("the Ganak count")
         if kind == "error":

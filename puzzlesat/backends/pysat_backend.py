@@ -29,8 +29,6 @@ NON_INCREMENTAL = {"kissat404"}
 #: child process that is killed at the deadline
 NO_INTERRUPT = {"cadical103", "cadical153", "cadical195", "cadical300", "kissat404", "lingeling"}
 DEFAULT_SOLVER = "cadical195"
-#: seconds a search in a child waits for a solution before it asks on_count anyway
-IDLE_EVERY = 0.5
 
 
 def canonical(name: str) -> str | None:
@@ -118,20 +116,19 @@ class PySatBackend(Backend):
 
     def _search_in_child(self, problem, limit, time_limit, keep, on_solution, phases=None, on_count=None):
         """search() in a child process streaming solutions back, killed at the
-        deadline or when ``on_count``, asked every IDLE_EVERY seconds without
+        deadline or when ``on_count``, asked every ASK_EVERY seconds without
         a solution, answers True."""
         deadline = Deadline(time_limit)
         child = Child(_child_main, (self, problem, limit, phases))
         tally, stopped, complete, stats = Tally(keep, on_solution), None, False, {}
         try:
             while True:
-                remaining = deadline.remaining()  # None: no limit, wait for the child
-                if remaining is not None and remaining <= 0:
+                got = child.wait(deadline, asking=on_count is not None)
+                if got == "timeout":
                     stopped = "time-limit"
                     break
-                wait = remaining if on_count is None else IDLE_EVERY if remaining is None else min(remaining, IDLE_EVERY)
-                if wait is not None and not child.poll(wait):
-                    if on_count is not None and not deadline.expired() and on_count(tally.count):
+                if got == "ask":
+                    if on_count(tally.count):
                         stopped = "callback"
                         break
                     continue
