@@ -142,7 +142,7 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     """Find one solution, decoded and verified.  ``progress``: the elapsed
     time on stderr while the search runs."""
     problem = problem or puzzle.compile()
-    reason = _precheck(puzzle)
+    reason = puzzle.precheck()
     if reason:
         return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason)
     backend = backend or pick_backend(problem, None, "solve")
@@ -177,10 +177,6 @@ def decode_verified(puzzle: Puzzle, problem: Problem, assignment: frozenset | No
     except VerificationError as e:
         raise VerificationError(f"backend {backend} returned an invalid solution: {e}") from None
     return sol
-
-
-def _precheck(puzzle: Puzzle) -> str | None:
-    return puzzle.precheck()
 
 
 # ------------------------------------------------- symmetric-first search
@@ -769,7 +765,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     (always so when ``backend`` is None)."""
     may_switch = may_switch or backend is None
     problem = problem or puzzle.compile()
-    reason = _precheck(puzzle)
+    reason = puzzle.precheck()
     if reason:
         return CountOutcome(0, True, unique, backend.name if backend else "-", 0.0, method="precheck",
                             reason=reason)

@@ -411,7 +411,7 @@ def worker(spec: dict) -> dict:
     if why:
         return {**out, "status": "unsupported", "result": "n/a", "complete": None,
                 "error": f"cannot take this problem: {why}"}
-    reason = jobs._precheck(puzzle)
+    reason = puzzle.precheck()
     limit = spec["time_limit"]
     first = [None]
     start = time.perf_counter()
