@@ -29,7 +29,7 @@ from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emi
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import HEADER_TAG, Header, falsified, problem_digest, read_answer, read_cnf
 from ..errors import InputError, VerificationError
-from .common import add_color_option, add_instance, load, note
+from .common import add_color_option, add_instance, load, warn_ignored
 
 NAME = "decode"
 HELP = "decode and verify an external SAT solver's answer to an exported CNF"
@@ -71,11 +71,11 @@ def run(args) -> int:
         if cnf.header is None:
             raise InputError("no 'c puzzlesat-header' line: not a CNF written by puzzlesat export", args.cnf)
         _check_header(cnf.header, digest, args.cnf, cnf.header_line, args.instance)
-        _warn_ignored(cnf.header)
+        warn_ignored(cnf.header.ignored, args.cnf)  # fields a newer version may add
         declared, at = cnf.header, (args.cnf, cnf.header_line)
     if answer.header is not None:
         _check_header(answer.header, digest, apath, answer.header_line, args.instance)
-        _warn_ignored(answer.header)
+        warn_ignored(answer.header.ignored, apath)
         if declared is not None and answer.header != declared:
             raise InputError(f"its '{HEADER_TAG}' comment differs from the one on line {at[1]} of {args.cnf}: "
                              "the answer and the CNF come from different exports", apath, answer.header_line)
@@ -168,12 +168,6 @@ def _check_header(h: Header, digest: str, path: str, line, instance: str) -> Non
     if h.problem != digest:
         raise InputError(f"written for a different instance (problem digest {h.problem}; "
                          f"{instance} has {digest})", path, line)
-
-
-def _warn_ignored(h: Header) -> None:
-    """A header field this version does not know is read past, not dropped silently."""
-    for msg in h.ignored:
-        note(f"puzzlesat: warning: {msg}")
 
 
 def _out(args, result, text) -> None:
