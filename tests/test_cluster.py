@@ -130,16 +130,22 @@ class _Stuck(Backend):
         return SearchResult(7 if time_limit > 0 else 0, False, self.name, time_limit, [], "time-limit")
 
 
-def test_cluster_time_limit_adds_what_the_running_tasks_found(scheduler):
+@pytest.fixture
+def fake_engine_cluster(scheduler):
+    """A connection to the scheduler whose workers can run this module's fake engines."""
     import cloudpickle
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import a test module
     cl = cluster_mod.Cluster(scheduler)
     try:
-        out = jobs.count(load_puzzle("pentomino-6x10"), _Stuck(), time_limit=3.0, cluster=cl)
+        yield cl
     finally:
         cl.close()
         cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
+def test_cluster_time_limit_adds_what_the_running_tasks_found(fake_engine_cluster):
+    out = jobs.count(load_puzzle("pentomino-6x10"), _Stuck(), time_limit=3.0, cluster=fake_engine_cluster)
     # two single-thread workers, each in its first part at the deadline: their
     # 7 each, handed back when they stop (the parts started later find 0)
     assert (out.count, out.complete, out.stopped_by) == (14, False, "time-limit")
@@ -173,19 +179,6 @@ class _Trickle(Backend):
         return SearchResult(k, False, self.name, 0.0, [], "time-limit")
 
 
-@pytest.fixture
-def trickle_cluster(scheduler):
-    import cloudpickle
-
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import a test module
-    cl = cluster_mod.Cluster(scheduler)
-    try:
-        yield cl
-    finally:
-        cl.close()
-        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
-
-
 def _still(beat, within=5.0) -> bool:
     """Has every _Trickle stopped, within ``within`` seconds?  (The file
     ``beat`` stays the same size for a second; Dask forgets a cancelled task
@@ -201,8 +194,8 @@ def _still(beat, within=5.0) -> bool:
     return False
 
 
-def test_cluster_tasks_report_their_counts_and_stop_on_the_flag(trickle_cluster, tmp_path):
-    cl = trickle_cluster
+def test_cluster_tasks_report_their_counts_and_stop_on_the_flag(fake_engine_cluster, tmp_path):
+    cl = fake_engine_cluster
     puzzle = load_puzzle("pentomino-3x20")
     beat = tmp_path / "beat"
     work = (puzzle, _Trickle(beat), puzzle.compile(), False, time.time() + 120)
@@ -219,8 +212,8 @@ def test_cluster_tasks_report_their_counts_and_stop_on_the_flag(trickle_cluster,
     assert _still(beat)
 
 
-def test_cluster_limit_stops_the_running_tasks(trickle_cluster, tmp_path):
-    cl = trickle_cluster
+def test_cluster_limit_stops_the_running_tasks(fake_engine_cluster, tmp_path):
+    cl = fake_engine_cluster
     beat = tmp_path / "beat"
     out = jobs.count(load_puzzle("pentomino-6x10"), _Trickle(beat), limit=5, cluster=cl)
     assert (out.count, out.complete, out.stopped_by) == (5, False, "limit")
