@@ -30,8 +30,9 @@ On Ctrl-C, or when ``--limit`` is reached, the driver raises the stop flag,
 and a task stops at its next look.  The engines that cannot be interrupted
 (miniexact, Ganak, PySAT's CaDiCaL, Kissat, Lingeling) search in a child
 process (:class:`puzzlesat.backends.base.Child`: a new Python, since Dask's
-daemonic workers may not fork), which the task kills at the deadline or on
-the flag: it looks every 0.5 s, also while the search finds nothing.  The
+daemonic workers may not fork, kept by the worker thread for its next task
+when this one's search ran to its end), which the task kills at the deadline
+or on the flag: it looks every 0.5 s, also while the search finds nothing.  The
 others (CP-SAT, PySAT's MiniSat, Glucose) search in the task, stop at the
 deadline on their own, and look at the flag at each solution.  At the time
 limit and on Ctrl-C the driver waits up to LEFTOVER_GRACE seconds for the

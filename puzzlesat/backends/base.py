@@ -194,22 +194,35 @@ def may_start_child() -> bool:
     return not STOPPED_BY_PARENT
 
 
+#: a reused child's word that its job has ended (sent after the job's last
+#: message, when its function has returned)
+_END = ("puzzlesat.child.end",)
+
+#: per thread, the idle new Python kept for the thread's next :class:`Child`
+_IDLE = threading.local()
+
+
 class Child:
     """``fn(conn, *args)`` run in a child process, sending its messages back
-    through ``conn`` (a one-way multiprocessing Connection); the parent reads
-    them with :meth:`wait` and :meth:`recv` and kills the child with
+    through ``conn`` (``conn.send(obj)``, ``conn.close()``); the parent reads
+    them with :meth:`wait` and :meth:`recv` and ends the child with
     :meth:`close`, at a deadline, on Ctrl-C or when it has heard enough.
 
     The child is forked where this process may fork.  A daemonic process
     (the workers of a Dask cluster) may not have multiprocessing children;
     there it is a new Python process instead, which imports ``fn`` by name
-    and reads ``args`` pickled from its standard input (so ``fn`` must be a
-    module-level function and ``args`` picklable), in a session of its own
-    (a Ctrl-C at the terminal is the parent's to handle) and killed if its
-    parent dies.  ``fn`` ignores SIGINT itself in a forked child."""
+    and receives ``args`` pickled (so ``fn`` must be a module-level function
+    and ``args`` picklable), in a session of its own (a Ctrl-C at the
+    terminal is the parent's to handle) and killed if its parent thread
+    dies.  Starting one costs about 0.1 s, more than a small sub-problem's
+    search, so it serves one job after another: a job that ran to its end
+    leaves it to the next :class:`Child` of the same thread
+    (``close(reuse=True)``); a job stopped early kills it.  ``fn`` ignores
+    SIGINT itself in a forked child."""
 
     def __init__(self, fn, args: tuple):
-        self.proc = self.popen = None
+        self.proc = self.server = None
+        self.ended = False
         if can_fork():
             ctx = multiprocessing.get_context("fork")
             self.conn, send = ctx.Pipe(duplex=False)
@@ -217,36 +230,24 @@ class Child:
             self.proc.start()
             send.close()
             return
-        import os
-        import pickle
-        import subprocess
-        import sys
-        import tempfile
-        from multiprocessing.connection import Connection
-
-        job = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
-        # its stderr goes to a file, read if it dies: a pipe nobody reads
-        # meanwhile could fill up and stop it
-        self.stderr = tempfile.TemporaryFile()
-        r, w = os.pipe()
+        server, _IDLE.server = getattr(_IDLE, "server", None), None
+        if server is None or not server.alive():
+            if server is not None:
+                server.kill()
+            server = _Server()
+        self.server, self.conn = server, server.conn
         try:
-            self.popen = subprocess.Popen(
-                [sys.executable, "-c", "from puzzlesat.backends.base import _spawned_child; _spawned_child()",
-                 str(w)],
-                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.stderr,
-                pass_fds=(w,), start_new_session=True)
-        except BaseException:
-            os.close(r)
-            self.stderr.close()
-            raise
-        finally:
-            os.close(w)
-        self.conn = Connection(r, writable=False)
-        try:
-            self.popen.stdin.write(job)
-            self.popen.stdin.close()
-        except BrokenPipeError:  # it died at once: recv() says how
+            server.jobs.send((fn, args))
+        except (BrokenPipeError, ConnectionResetError):  # it died: recv() says how
             pass
+        except BaseException:  # not picklable: a mistake here, not in the child
+            self.server = None
+            server.kill()
+            raise
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid if self.proc is not None else self.server.popen.pid
 
     def wait(self, deadline: Deadline, asking: bool = False) -> str:
         """Wait for the child's next message: "message" when one is waiting
@@ -263,38 +264,133 @@ class Child:
 
     def recv(self, what: str):
         """The next message; a BackendError naming ``what`` (e.g. "the Ganak
-        count") if the child died without one."""
+        count") if the child died, or its job ended, without one."""
         try:
-            return self.conn.recv()
+            msg = self.conn.recv()
         except EOFError:
-            pass
+            msg = None
+        else:
+            if msg != _END:
+                return msg
+            self.ended = True
+            raise BackendError(f"{what} ended without an answer")
         if self.proc is not None:
             self.proc.join()
             code, why = self.proc.exitcode, ""
         else:
-            code = self.popen.wait()
-            self.stderr.seek(0)
-            lines = self.stderr.read().decode(errors="replace").strip().splitlines()
-            why = f": {lines[-1]}" if lines else ""
+            code, why = self.server.popen.wait(), self.server.last_words()
         raise BackendError(f"{what} died (exit code {code}){why}") from None
 
-    def close(self) -> None:
-        """Kill the child if it still runs, and reap it."""
+    def close(self, reuse: bool = False) -> None:
+        """Kill the child if it still runs, and reap it.  ``reuse``: the
+        caller has read the job's last message; a new Python then waits for
+        the job's end and is kept for this thread's next Child."""
         if self.proc is not None:
             if self.proc.is_alive():
                 self.proc.kill()
             self.proc.join()
+            self.conn.close()
+            return
+        server, self.server = self.server, None
+        if server is None:
+            return
+        if reuse and not self.ended:
+            try:
+                self.ended = server.conn.poll(END_GRACE) and server.conn.recv() == _END
+            except (EOFError, OSError):
+                pass
+        if self.ended and server.alive() and getattr(_IDLE, "server", None) is None:
+            _IDLE.server = server
         else:
-            if self.popen.poll() is None:
-                self.popen.kill()
-            self.popen.wait()
+            server.kill()
+
+
+#: seconds a reused child has, after its job's last message, to say its job
+#: has ended (its function returns right after that message)
+END_GRACE = 1.0
+
+
+class _Server:
+    """A new Python running :class:`Child` jobs one after another: a job
+    (``(fn, args)``) arrives on one pipe, its messages and then ``_END`` go
+    back on another; stderr goes to a file (a pipe nobody reads could fill
+    up and stop it), read for its last line if it dies."""
+
+    def __init__(self):
+        import os
+        import subprocess
+        import sys
+        import tempfile
+        from multiprocessing.connection import Connection
+
+        self.stderr = tempfile.TemporaryFile()
+        job_r, job_w = os.pipe()
+        msg_r, msg_w = os.pipe()
+        try:
+            self.popen = subprocess.Popen(
+                [sys.executable, "-c", _SPAWNED, _package_root(), str(job_r), str(msg_w)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr,
+                pass_fds=(job_r, msg_w), start_new_session=True)
+        except BaseException:
+            for fd in (job_w, msg_r):
+                os.close(fd)
             self.stderr.close()
+            raise
+        finally:
+            os.close(job_r)
+            os.close(msg_w)
+        self.jobs = Connection(job_w, readable=False)
+        self.conn = Connection(msg_r, writable=False)
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def last_words(self) -> str:
+        self.stderr.seek(0)
+        lines = self.stderr.read().decode(errors="replace").strip().splitlines()
+        return f": {lines[-1]}" if lines else ""
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+        self.popen.wait()
+        self.jobs.close()
         self.conn.close()
+        self.stderr.close()
+
+
+#: a new Python's program: import this very puzzlesat (its directory comes
+#: first on sys.path, before the current directory, which could hold another)
+_SPAWNED = ("import sys; sys.path.insert(0, sys.argv[1]); "
+            "from puzzlesat.backends.base import _spawned_child; _spawned_child()")
+
+
+def _package_root() -> str:
+    import os
+
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class _JobConnection:
+    """A job's end of a reused child's message pipe: closing it tells the
+    parent the job has ended, and leaves the pipe open for the next job."""
+
+    def __init__(self, conn):
+        self._conn, self.closed = conn, False
+
+    def send(self, obj) -> None:
+        self._conn.send(obj)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._conn.send(_END)
 
 
 def _spawned_child() -> None:
-    """The body of a :class:`Child` started as a new Python process."""
-    import pickle
+    """The body of a :class:`Child` started as a new Python process: its
+    jobs, one after another, until its parent closes the job pipe.  A job
+    that raises kills it, with the traceback on stderr."""
     import sys
     from multiprocessing.connection import Connection
 
@@ -305,9 +401,16 @@ def _spawned_child() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         pass
-    conn = Connection(int(sys.argv[1]), readable=False)
-    fn, args = pickle.load(sys.stdin.buffer)
-    fn(conn, *args)
+    jobs = Connection(int(sys.argv[2]), writable=False)
+    out = Connection(int(sys.argv[3]), readable=False)
+    while True:
+        try:
+            fn, args = jobs.recv()
+        except EOFError:
+            return
+        conn = _JobConnection(out)
+        fn(conn, *args)
+        conn.close()
 
 
 def _start_holding_sigint(thread: threading.Thread) -> None:

@@ -289,6 +289,7 @@ def _in_child(cases, algos, limit, want, deadline: Deadline):
     """_messages run in a child process, then ("timeout",) once time is up; the
     child is killed when this generator ends or is closed."""
     child = Child(_child_main, (cases, algos, limit, want))
+    done = False
     try:
         while True:
             got = child.wait(deadline, asking=True)
@@ -299,10 +300,11 @@ def _in_child(cases, algos, limit, want, deadline: Deadline):
                 yield ("idle",)
                 continue
             msg = child.recv("the miniexact search")
+            done = msg[0] in ("done", "error")
             if msg[0] == "error":
                 raise BackendError(f"the miniexact search failed: {msg[1]}")
             yield msg
             if msg[0] == "done":
                 return
     finally:
-        child.close()
+        child.close(reuse=done)

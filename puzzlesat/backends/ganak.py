@@ -127,6 +127,7 @@ def _count_in_child(job, deadline: Deadline, on_count=None) -> tuple[int | None,
     "callback" when ``on_count``, asked every ASK_EVERY seconds with a
     count of 0 so far, answers True); a child stopped early is killed."""
     child = Child(_child_main, (job,))
+    answered = False
     try:
         while True:
             got = child.wait(deadline, asking=on_count is not None)
@@ -137,8 +138,9 @@ def _count_in_child(job, deadline: Deadline, on_count=None) -> tuple[int | None,
             if on_count(0):
                 return None, "callback"
         kind, value = child.recv("the Ganak count")
+        answered = True
         if kind == "error":
             raise BackendError(f"the Ganak count failed: {value}")
         return value, None
     finally:
-        child.close()
+        child.close(reuse=answered)

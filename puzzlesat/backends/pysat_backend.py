@@ -121,6 +121,7 @@ class PySatBackend(Backend):
         deadline = Deadline(time_limit)
         child = Child(_child_main, (self, problem, limit, phases))
         tally, stopped, complete, stats = Tally(keep, on_solution), None, False, {}
+        done = False
         try:
             while True:
                 got = child.wait(deadline, asking=on_count is not None)
@@ -135,6 +136,7 @@ class PySatBackend(Backend):
                 msg = child.recv(f"the {self.name} search")
                 if isinstance(msg, tuple):
                     _, complete, stopped, stats = msg
+                    done = True
                     break
                 if tally.add(frozenset(msg)):
                     stopped = "callback"
@@ -142,7 +144,7 @@ class PySatBackend(Backend):
         except KeyboardInterrupt:
             stopped = "interrupted"
         finally:
-            child.close()
+            child.close(reuse=done)
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
 
 

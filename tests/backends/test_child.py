@@ -88,4 +88,65 @@ def _recv_error(fn, args) -> str:
 
 def test_a_new_python_that_dies_is_named_with_its_exit_code_and_last_words():
     assert _in_daemon(_recv_error, operator.truediv, (0,)) == (
-        "the test search died (exit code 1): TypeError: unsupported operand type(s) for /: 'Connection' and 'int'")
+        "the test search died (exit code 1): TypeError: unsupported operand type(s) for /: '_JobConnection' and 'int'")
+
+
+def _pids_of_searches(engines_and_kw) -> list[int]:
+    """The pid of the child that ran each search, one after another in this thread."""
+    from puzzlesat.backends import base
+
+    pids, start = [], base.Child.__init__
+
+    def spy(self, fn, args):
+        start(self, fn, args)
+        pids.append(self.pid)
+
+    base.Child.__init__ = spy
+    try:
+        for engine, problem, kw in engines_and_kw:
+            get_backend(engine).search(problem, **kw)
+    finally:
+        base.Child.__init__ = start
+    return pids
+
+
+def test_a_new_python_serves_the_next_search_of_its_thread_unless_it_was_stopped(mutilated):
+    # starting a new Python costs ~0.1 s, more than a small cluster task's search
+    small, big = load_puzzle("dominoes-2x4").compile(), load_puzzle("dominoes-8x8").compile()
+    pids = _in_daemon(_pids_of_searches, [
+        ("exact", big, dict(limit=3)), ("ganak", small, {}), ("cadical195", small, dict(time_limit=60)),
+        ("exact", mutilated(16), dict(on_count=_answer_true)),  # stopped: killed
+        ("exact", big, {"limit": 3}), ("ganak", mutilated(16), dict(time_limit=0.5)), ("exact", big, {"limit": 3})])
+    assert len(pids) == 7
+    assert pids[0] == pids[1] == pids[2] == pids[3]
+    assert pids[4] == pids[5] and len({pids[0], pids[4], pids[6]}) == 3
+
+
+def _silent_then_a_search() -> tuple[str, bool]:
+    first = Child(operator.not_, ())  # not_(conn): returns without a word
+    pid = first.pid
+    try:
+        with pytest.raises(BackendError) as e:
+            first.recv("the test search")
+    finally:
+        first.close()
+    pids = _pids_of_searches([("exact", load_puzzle("dominoes-8x8").compile(), dict(limit=3))])
+    return str(e.value), pids == [pid]
+
+
+def test_a_job_that_ends_without_an_answer_is_an_error_and_its_new_python_serves_on():
+    assert _in_daemon(_silent_then_a_search) == ("the test search ended without an answer", True)
+
+
+def _search_from(directory: str):
+    import os
+
+    os.chdir(directory)
+    return _search("exact", load_puzzle("dominoes-8x8").compile(), limit=3)
+
+
+def test_a_new_python_imports_this_puzzlesat_not_one_in_the_current_directory(tmp_path):
+    # the current directory comes first on a `python -c` child's sys.path
+    (tmp_path / "puzzlesat").mkdir()
+    (tmp_path / "puzzlesat" / "__init__.py").write_text("raise ImportError('the decoy puzzlesat')\n")
+    assert _in_daemon(_search_from, str(tmp_path)) == (3, False, "limit", True)
