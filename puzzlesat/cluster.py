@@ -34,7 +34,8 @@ daemonic workers may not fork, kept by the worker thread for its next task
 when this one's search ran to its end), which the task kills at the deadline
 or on the flag: it looks every 0.5 s, also while the search finds nothing.  The
 others (CP-SAT, PySAT's MiniSat, Glucose) search in the task, stop at the
-deadline on their own, and look at the flag at each solution.  At the time
+deadline on their own, and look at the flag at each solution and every
+0.5 s from a thread that interrupts them (:class:`~puzzlesat.backends.base.Asking`).  At the time
 limit and on Ctrl-C the driver waits up to LEFTOVER_GRACE seconds for the
 running tasks' counts so far, takes the last count it heard from a task
 that has not answered by then, and reports the sum with the finished ones'

@@ -356,6 +356,7 @@ class Progress:
         self.parts_total = 0
         self.shown = False
         self._lock = threading.Lock()
+        self._counting = threading.Lock()
         self._stop = threading.Event()
         self._beat = None
         if enabled:
@@ -367,24 +368,39 @@ class Progress:
             self._draw(force=True)
 
     def tick(self, k: int = 1, force: bool = False) -> None:
-        self.n += k  # only the search's thread counts; the heartbeat only draws
+        with self._counting:  # a search's thread and its engine's Asking thread count
+            self.n += k
         if self.enabled:
             self._draw(force)
 
     def counted(self):
         """A callback ``(n, force=False)`` for one run that reports its count so
-        far, not one solution at a time (Backend.search's ``on_count``, the
-        running parts of a split count): the line moves by what is new."""
+        far, not one solution at a time (the running parts of a split
+        count): the line moves by what is new."""
+        return self.for_run()[1]
+
+    def for_run(self):
+        """``(tick, counted)`` for one run: ``tick()`` for each solution it
+        hands back, ``counted(n)`` (Backend.search's ``on_count``) with its
+        count so far, which includes those: the line moves by what is new to
+        both (a solution ticked is not counted again)."""
         seen = 0
+        lock = threading.Lock()
+
+        def tick() -> None:
+            nonlocal seen
+            with lock:
+                seen += 1
+            self.tick(1)
 
         def counted(n: int, force: bool = False) -> None:
             nonlocal seen
-            if n > seen:
-                self.tick(n - seen, force)
-                seen = n
-            elif force:
-                self.tick(0, force)
-        return counted
+            with lock:
+                new = max(0, n - seen)
+                seen += new
+            if new or force:
+                self.tick(new, force)
+        return tick, counted
 
     def _draw(self, force: bool) -> None:
         now = time.perf_counter()
@@ -512,8 +528,9 @@ class _Counter:
                 if not r.complete:
                     self.stopped_by = self.stopped_by or r.stopped_by
                 return r
-        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, self.progress.tick,
-                             phases, see, on_count=self.progress.counted())
+        tick, counted = self.progress.for_run()
+        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, tick,
+                             phases, see, on_count=counted)
         self.add_solutions(r.solutions, r.assignments)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by

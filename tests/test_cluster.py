@@ -99,10 +99,12 @@ def test_cluster_time_limit_with_every_counting_engine(scheduler, backend):
         assert re.fullmatch(lower_bound, first), first
 
 
-@pytest.mark.parametrize("backend", ["exact", "ganak"])
+@pytest.mark.parametrize("backend", ["exact", "ganak", "cpsat", "minisat22"])
 def test_cluster_a_real_engine_stops_on_the_flag_where_it_finds_nothing(scheduler, backend, mutilated):
     # the exact engine and Ganak search in a child process of the worker,
-    # whose parent looks at the stop flag every 0.5 s meanwhile
+    # whose parent looks at the stop flag every 0.5 s meanwhile; CP-SAT and
+    # MiniSat in the task, with a thread of theirs that looks (Asking: before
+    # it, they looked at their next solution, and here there is none)
     cl = cluster_mod.Cluster(scheduler)
     try:
         work = (None, get_backend(backend), mutilated(16), False, time.time() + 120)

@@ -414,6 +414,27 @@ def test_ctrl_c_ends_a_count_with_a_labelled_lower_bound(backend, j, interrupted
     assert "Traceback" not in r.err
 
 
+def test_a_runs_progress_counts_each_solution_once_whether_ticked_or_counted():
+    # an engine hands solutions back one by one (tick) and is asked now and
+    # then with its count so far (on_count), which includes them: the line
+    # showed their sum
+    prog = jobs.Progress(False)
+    tick, counted = prog.for_run()
+    for _ in range(3):
+        tick()
+    counted(3)
+    assert prog.n == 3
+    counted(5)
+    assert prog.n == 5
+    tick()
+    counted(5)
+    counted(6)
+    assert prog.n == 6
+    other_tick, other_counted = prog.for_run()  # a later run counts on from there
+    other_counted(2)
+    assert prog.n == 8
+
+
 def test_progress_leaves_the_backend_as_it_found_it():
     # drawing progress makes the back end keep the GIL free (CaDiCaL then runs
     # in a child); a later job without progress must not pay for that

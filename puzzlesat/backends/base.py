@@ -117,11 +117,14 @@ class Backend:
         the others ignore it.  Searching for a second solution next to a
         known one is much faster that way (faase: 22 s instead of over 110).
         ``on_count`` is called now and then with the number of solutions
-        found so far by an engine that counts solutions without handing each
-        to ``on_solution`` (progress, and the partial count of a sub-problem
-        still running when a split count stops); the others ignore it.  Like
-        ``on_solution``, returning True stops the search (stopped_by
-        "callback")."""
+        found so far (progress, and the partial count of a sub-problem still
+        running when a split count stops): by an engine that counts without
+        handing each solution to ``on_solution`` as it goes, and by every
+        engine at least every ASK_EVERY seconds while its search finds
+        nothing (:class:`Child`, :class:`Asking`), except the PySAT solvers
+        that hold the GIL when they search inline (a local pool's worker).
+        Like ``on_solution``, returning True stops the search (stopped_by
+        "callback"); it may be called from a thread of the engine's own."""
         raise NotImplementedError
 
     # -- conveniences built on search
@@ -186,6 +189,52 @@ STOPPED_BY_PARENT = False
 #: caller's on_count (a split count's part looks at its stop flag then, also
 #: while its search finds nothing)
 ASK_EVERY = 0.5
+
+
+class Asking:
+    """While a search runs in this process, ask the caller's ``on_count``
+    (with ``count()``, the solutions so far) every ASK_EVERY seconds from a
+    thread of its own, and when it answers True, call ``stop()`` (the
+    solver's thread-safe interrupt; again at each later look, since a stop
+    landing before the solver has started its search is lost) and set
+    :attr:`fired`.  So an engine that searches inline sees its caller's word
+    (a split count's stop flag) also while no solution comes.  The thread
+    runs in a copy of the caller's context (a Dask task's worker is found
+    through a context variable).  A no-op when ``on_count`` is None."""
+
+    def __init__(self, on_count, count: Callable[[], int], stop: Callable[[], object]):
+        self.on_count, self.count, self.stop = on_count, count, stop
+        self.fired = False
+        self._done = threading.Event()
+        self._thread = None
+        self._error: BaseException | None = None
+
+    def __enter__(self) -> "Asking":
+        if self.on_count is not None:
+            import contextvars
+
+            ctx = contextvars.copy_context()
+            self._thread = threading.Thread(target=ctx.run, args=(self._run,), name="asking", daemon=True)
+            self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            while not self._done.wait(ASK_EVERY):
+                if not self.fired and self.on_count(self.count()):
+                    self.fired = True
+                if self.fired:
+                    self.stop()
+        except BaseException as e:  # raised again in the searching thread, at the end
+            self._error = e
+            self.stop()
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None and exc[0] is None:
+            raise self._error
 
 
 def may_start_child() -> bool:

@@ -15,7 +15,7 @@ from ortools.sat.python import cp_model
 
 from ..encoders.cpsat import encode_cpsat
 from ..problem import Problem
-from .base import Backend, Deadline, SearchResult, SolveResult, Status, run_stoppable
+from .base import Asking, Backend, Deadline, SearchResult, SolveResult, Status, run_stoppable
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -74,7 +74,7 @@ class CpSatBackend(Backend):
         return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed(), stopped_by="time-limit")
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):  # on_count: solutions reach on_solution one by one
+               phases=None, on_count=None):  # on_count: asked every ASK_EVERY s (Asking)
         deadline = Deadline(time_limit)
         enc = encode_cpsat(problem)
         if phases is not None:
@@ -93,11 +93,12 @@ class CpSatBackend(Backend):
         dedupe = len(problem.primary) != problem.n_vars
         cb = _Collector(enc, limit, keep, on_solution, dedupe)
         stopped = None
-        try:
-            st = _run(s, enc.model, cb)
-        except KeyboardInterrupt:
-            st, stopped = cp_model.UNKNOWN, "interrupted"
-        stopped = stopped or cb.stopped
+        with Asking(on_count, lambda: cb.count, s.stop_search) as asking:
+            try:
+                st = _run(s, enc.model, cb)
+            except KeyboardInterrupt:
+                st, stopped = cp_model.UNKNOWN, "interrupted"
+        stopped = stopped or cb.stopped or ("callback" if asking.fired else None)
         complete = stopped is None and st in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
         if not complete and stopped is None:
             stopped = "time-limit"

@@ -40,7 +40,7 @@ from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..encoders.dimacs import build_dimacs, read_answer
 from ..errors import InputError, VerificationError
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause
+from .base import ASK_EVERY, Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause
 
 #: solvers that write their model to a result file given as the 2nd argument
 RESULT_FILE_SOLVERS = ("minisat", "minisat2", "minisat22", "glucose", "glucose-syrup", "glucose_static")
@@ -74,9 +74,11 @@ class ExternalBackend(Backend):
         self.keep_files = keep_files  # a directory to leave the last CNF/answer in (debugging)
 
     # -- one solver call
-    def _run(self, cnf_text: str, workdir: str, deadline: Deadline, n_vars: int):
+    def _run(self, cnf_text: str, workdir: str, deadline: Deadline, n_vars: int, ask=None):
         """(status, values, why): "SAT" / "UNSAT" / "UNKNOWN", the model, and
-        for UNKNOWN why ("time-limit" or "solver gave up")."""
+        for UNKNOWN why ("time-limit", "solver gave up", or "callback" when
+        ``ask()``, called every ASK_EVERY seconds while the solver runs,
+        answers True)."""
         cnf = os.path.join(workdir, "model.cnf")
         res = os.path.join(workdir, "result.txt")
         Path(cnf).write_text(cnf_text)
@@ -95,10 +97,19 @@ class ExternalBackend(Backend):
             except OSError as e:
                 raise BackendError(f"cannot run {self.exe}: {e.strerror}") from None
             try:
-                rc = proc.wait(timeout=remaining)
-            except subprocess.TimeoutExpired:
-                kill_group(proc)
-                return "UNKNOWN", None, "time-limit"
+                while True:
+                    remaining = deadline.remaining()
+                    wait = remaining if ask is None else ASK_EVERY if remaining is None else min(remaining, ASK_EVERY)
+                    try:
+                        rc = proc.wait(timeout=wait)
+                        break
+                    except subprocess.TimeoutExpired:
+                        if deadline.expired():
+                            kill_group(proc)
+                            return "UNKNOWN", None, "time-limit"
+                        if ask():
+                            kill_group(proc)
+                            return "UNKNOWN", None, "callback"
             except BaseException:
                 kill_group(proc)
                 raise
@@ -129,7 +140,7 @@ class ExternalBackend(Backend):
         return ans.status, ans.values, (None if ans.status != "UNKNOWN" else "solver gave up")
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):  # on_count: solutions reach on_solution one by one
+               phases=None, on_count=None):  # on_count: asked every ASK_EVERY s while the solver runs
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
         # the variable map is the family's business: only the projection goes out
@@ -152,7 +163,8 @@ class ExternalBackend(Backend):
                         + "".join(" ".join(map(str, cl)) + " 0\n" for cl in blocking))
                 stats["calls"] += 1
                 t0 = time.perf_counter()
-                status, values, why = self._run(text, workdir, deadline, exp.n_vars)
+                status, values, why = self._run(text, workdir, deadline, exp.n_vars,
+                                                None if on_count is None else lambda: on_count(tally.count))
                 stats.setdefault("call_seconds", []).append(round(time.perf_counter() - t0, 4))
                 if status == "UNKNOWN":
                     stopped = why

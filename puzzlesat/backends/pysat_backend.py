@@ -15,7 +15,7 @@ from pysolvers import error as _SolverError
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..problem import Problem
-from .base import (Backend, BackendError, Child, Deadline, SearchResult, Tally, blocking_clause, may_start_child,
+from .base import (Asking, Backend, BackendError, Child, Deadline, SearchResult, Tally, blocking_clause, may_start_child,
                    run_stoppable)
 
 #: canonical name -> aliases, as PySAT spells them
@@ -63,10 +63,11 @@ class PySatBackend(Backend):
             # is the only way to stop them at a deadline or on a caller's
             # word (on_count), or to let progress be drawn
             return self._search_in_child(problem, limit, time_limit, keep, on_solution, phases, on_count)
-        return self._search_here(problem, limit, time_limit, keep, on_solution, phases)
+        return self._search_here(problem, limit, time_limit, keep, on_solution, phases, on_count)
 
-    def _search_here(self, problem, limit, time_limit, keep, on_solution, phases):
-        """search() in this process."""
+    def _search_here(self, problem, limit, time_limit, keep, on_solution, phases, on_count=None):
+        """search() in this process; a solver that takes interrupt() also
+        asks ``on_count`` every ASK_EVERY seconds (:class:`Asking`)."""
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
         tally, stopped = Tally(keep, on_solution), None
@@ -77,32 +78,35 @@ class PySatBackend(Backend):
         s = self._new(enc.clauses)
         hint = None if phases is None else [v if v in phases else -v for v in problem.primary]
         stats["phases"] = _set_phases(s, hint)
+        # (an interruptible solver is incremental: s stays the same one)
+        asking = Asking(on_count if self.solver not in NO_INTERRUPT else None, lambda: tally.count, s.interrupt)
         try:
-            while True:
-                if limit is not None and tally.count >= limit:
-                    stopped = "limit"
-                    break
-                res = _solve(s, deadline, self.responsive)
-                if res is None:
-                    stopped = "time-limit"
-                    break
-                if not res:
-                    complete = True
-                    break
-                sol = enc.true_primary(s.get_model())
-                if tally.add(sol):
-                    stopped = "callback"
-                    break
-                if incremental:
-                    s.add_clause(blocking_clause(problem, sol))
-                else:
-                    # it cannot take a clause after solving: a new solver with
-                    # every blocking clause so far (each solve starts cold)
-                    blocks.append(blocking_clause(problem, sol))
-                    s.delete()
-                    s = self._new(enc.clauses + blocks)
-                    _set_phases(s, hint)
-                    stats["restarts"] = len(blocks)
+            with asking:  # ends before the solver is deleted (its thread calls interrupt())
+                while True:
+                    if limit is not None and tally.count >= limit:
+                        stopped = "limit"
+                        break
+                    res = _solve(s, deadline, self.responsive or asking.on_count is not None)
+                    if res is None:
+                        stopped = "callback" if asking.fired else "time-limit"
+                        break
+                    if not res:
+                        complete = True
+                        break
+                    sol = enc.true_primary(s.get_model())
+                    if tally.add(sol):
+                        stopped = "callback"
+                        break
+                    if incremental:
+                        s.add_clause(blocking_clause(problem, sol))
+                    else:
+                        # it cannot take a clause after solving: a new solver with
+                        # every blocking clause so far (each solve starts cold)
+                        blocks.append(blocking_clause(problem, sol))
+                        s.delete()
+                        s = self._new(enc.clauses + blocks)
+                        _set_phases(s, hint)
+                        stats["restarts"] = len(blocks)
         except KeyboardInterrupt:
             stopped = "interrupted"
         except _SolverError as e:  # PySAT turns Ctrl-C inside a solver into this

@@ -49,12 +49,23 @@ def test_the_exact_engine_in_a_daemonic_process_stops_at_the_deadline_without_a_
     assert _in_daemon(_search, "exact", mutilated(16), time_limit=0.5) == (0, False, "time-limit", True)
 
 
-@pytest.mark.parametrize("engine", ["exact", "ganak", "cadical195"])
+@pytest.mark.parametrize("engine", ["exact", "ganak", "cadical195", "cpsat", "minisat22", "glucose4"])
 def test_a_caller_stops_a_search_through_on_count_while_no_solution_comes(engine, mutilated):
     # how a split count's running part sees its job's stop flag: asked now
-    # and then even while the engine has nothing to hand back
+    # and then even while the engine has nothing to hand back (in a child's
+    # parent, or, for engines that take an interrupt, from a thread: Asking)
     assert _in_daemon(_search, engine, mutilated(16), on_count=_answer_true)[:3] == (0, False, "callback")
     assert _search(engine, mutilated(16), on_count=_answer_true)[:3] == (0, False, "callback")
+
+
+def test_an_outside_solver_is_killed_when_on_count_says_stop(tmp_path):
+    sleeper = tmp_path / "sleeper"
+    sleeper.write_text("#!/bin/sh\nsleep 60\n")
+    sleeper.chmod(0o755)
+    asked = []
+    r = get_backend(f"external:{sleeper}").search(load_puzzle("dominoes-2x4").compile(),
+                                                   on_count=lambda n: asked.append(n) or len(asked) == 2)
+    assert (r.count, r.complete, r.stopped_by, asked) == (0, False, "callback", [0, 0])
 
 
 def test_the_local_pool_workers_search_inline():

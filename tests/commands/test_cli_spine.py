@@ -321,6 +321,16 @@ def test_exact_engine_progress_shows_solutions_so_far(cli):
     assert shown == sorted(shown)
 
 
+def test_cpsat_progress_never_shows_more_solutions_than_it_found(cli):
+    # CP-SAT hands each solution back and is also asked every 0.5 s with its
+    # count so far; the line showed both added up
+    r = cli("count", "pentomino-6x10", "-b", "cpsat", "-j", "1", "-t", "2", "--progress")
+    assert r.code == 3, r.err
+    found = int(re.match(r"at least (\d+) solutions", r.out).group(1))
+    shown = [int(m.group(1)) for f in _frames(r.err) if (m := re.match(r"counting: (\d+) solutions, ", f))]
+    assert shown and max(shown) <= found and shown == sorted(shown), (found, _frames(r.err))
+
+
 def test_ganak_in_a_split_count_keeps_stdout_clean(cli):
     # Ganak prints "c o ..." lines; in pool workers (which cannot fork a
     # child to hide them) they went into the JSON
