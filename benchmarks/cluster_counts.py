@@ -5,7 +5,9 @@ processes, one thread each), for the cost of the cluster path itself.
 
 Each instance is counted with the exact engine through ``--cluster``'s code
 (jobs.count with a Cluster); prints the count, the tasks sent and the wall
-time.  To compare two versions, run it with each on PYTHONPATH in turn.
+time.  To compare two versions, run it with each on PYTHONPATH in turn,
+from a directory outside the checkouts: before 0968b9e a worker's child
+Python imported puzzlesat from the current directory, not the parent's.
 """
 
 from __future__ import annotations
