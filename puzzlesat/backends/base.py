@@ -79,6 +79,15 @@ class Deadline:
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
+    def next_look(self, asking: bool) -> float | None:
+        """Seconds to wait for a search before looking again: the time left
+        (None: no limit), at most ASK_EVERY when the caller is to be asked
+        meanwhile (its on_count)."""
+        remaining = self.remaining()
+        if not asking:
+            return remaining
+        return ASK_EVERY if remaining is None else min(remaining, ASK_EVERY)
+
 
 class Backend:
     """Base class: subclasses implement :meth:`search`, and :meth:`solve` if
@@ -303,11 +312,9 @@ class Child:
         (or the child is gone: :meth:`recv` says so), "timeout" once the
         deadline has passed, or, when ``asking``, "ask" after ASK_EVERY
         seconds without one (time to ask the caller's on_count)."""
-        remaining = deadline.remaining()
-        if remaining is not None and remaining <= 0:
+        if deadline.expired():
             return "timeout"
-        wait = remaining if not asking else ASK_EVERY if remaining is None else min(remaining, ASK_EVERY)
-        if self.conn.poll(wait):
+        if self.conn.poll(deadline.next_look(asking)):
             return "message"
         return "timeout" if deadline.expired() else "ask"
 

@@ -40,7 +40,7 @@ from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..encoders.dimacs import build_dimacs, read_answer
 from ..errors import InputError, VerificationError
 from ..problem import Problem
-from .base import ASK_EVERY, Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause
+from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause
 
 #: solvers that write their model to a result file given as the 2nd argument
 RESULT_FILE_SOLVERS = ("minisat", "minisat2", "minisat22", "glucose", "glucose-syrup", "glucose_static")
@@ -98,10 +98,8 @@ class ExternalBackend(Backend):
                 raise BackendError(f"cannot run {self.exe}: {e.strerror}") from None
             try:
                 while True:
-                    remaining = deadline.remaining()
-                    wait = remaining if ask is None else ASK_EVERY if remaining is None else min(remaining, ASK_EVERY)
                     try:
-                        rc = proc.wait(timeout=wait)
+                        rc = proc.wait(timeout=deadline.next_look(ask is not None))
                         break
                     except subprocess.TimeoutExpired:
                         if deadline.expired():

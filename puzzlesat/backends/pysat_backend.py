@@ -55,8 +55,9 @@ class PySatBackend(Backend):
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
                phases=None, on_count=None):
-        # on_count: solutions reach on_solution one by one; a search in a
-        # child also asks on_count (with the count so far) while it waits
+        # on_count: solutions reach on_solution one by one, and on_count is
+        # asked with the count so far every ASK_EVERY s: by the parent of a
+        # search in a child, or by Asking in _search_here
         if self.solver in NO_INTERRUPT and (time_limit is not None or self.responsive or on_count is not None) \
                 and may_start_child():
             # these solvers hold the GIL and ignore interrupt(): a child process
