@@ -26,11 +26,12 @@ COUNTERS = BACKENDS + ["ganak"]
 # --------------------------------------------------------------- brute force
 
 
-def _shapes(cells, rows, cols):
-    """All rotations/reflections of a 2-D shape, normalised to (0,0)."""
+def _shapes(cells, rows, cols, one_sided=False):
+    """All rotations/reflections (rotations only, when one-sided) of a 2-D
+    shape, normalised to (0,0)."""
     out = set()
     cur = list(cells)
-    for flip in (False, True):
+    for flip in (False,) if one_sided else (False, True):
         pts = [(r, -c) for r, c in cur] if flip else cur
         for _ in range(4):
             pts = [(c, -r) for r, c in pts]
@@ -42,7 +43,7 @@ def _shapes(cells, rows, cols):
 
 def brute_tilings(rows, cols, holes, pieces):
     """Every tiling as a frozenset of (piece, frozenset(cells))."""
-    shapes = {n: _shapes(c, rows, cols) for n, (c, _) in pieces.items()}
+    shapes = {n: _shapes(c, rows, cols, n in MIRROR) for n, (c, _) in pieces.items()}
     left = {n: k for n, (_, k) in pieces.items()}
     grid = {(r, c): None for r in range(rows) for c in range(cols) if (r, c) not in holes}
     found = []
@@ -75,22 +76,30 @@ def brute_tilings(rows, cols, holes, pieces):
     return found
 
 
-def brute_canon(rows, cols, holes):
-    """A function mapping a tiling to one name for its symmetry class."""
-    maps = [lambda r, c: (r, c), lambda r, c: (rows - 1 - r, c), lambda r, c: (r, cols - 1 - c),
-            lambda r, c: (rows - 1 - r, cols - 1 - c)]
-    if rows == cols:
-        maps += [lambda r, c, m=m: m(c, r) for m in list(maps)]
-    maps = [m for m in maps if {m(*h) for h in holes} == set(holes)]
+def brute_canon(rows, cols, holes, counts=None):
+    """A function mapping a tiling to one name for its symmetry class.  A
+    reflection turns a one-sided piece into its mirror piece (MIRROR), so it
+    is a symmetry only when each one-sided piece's mirror comes in the same
+    number (``counts``: piece -> count)."""
+    # (map, is it a reflection)
+    maps = [(lambda r, c: (r, c), False), (lambda r, c: (rows - 1 - r, c), True),
+            (lambda r, c: (r, cols - 1 - c), True), (lambda r, c: (rows - 1 - r, cols - 1 - c), False)]
+    if rows == cols:  # the transpose is a reflection
+        maps += [(lambda r, c, m=m: m(c, r), not flip) for m, flip in list(maps)]
+    maps = [(m, flip) for m, flip in maps if {m(*h) for h in holes} == set(holes)]
+    counts = counts or {}
+    if any(counts.get(MIRROR[n], 0) != k for n, k in counts.items() if n in MIRROR):
+        maps = [(m, flip) for m, flip in maps if not flip]
 
     def canon(t):
-        return min(tuple(sorted((n, tuple(sorted(m(*x) for x in cells))) for n, cells in t)) for m in maps)
+        return min(tuple(sorted((MIRROR.get(n, n) if flip else n, tuple(sorted(m(*x) for x in cells)))
+                                for n, cells in t)) for m, flip in maps)
 
     return canon
 
 
-def brute_orbits(tilings, rows, cols, holes):
-    canon = brute_canon(rows, cols, holes)
+def brute_orbits(tilings, rows, cols, holes, counts=None):
+    canon = brute_canon(rows, cols, holes, counts)
     return len({canon(t) for t in tilings})
 
 
@@ -102,7 +111,12 @@ BOX_PIECES = {
     "O": [(0, 0), (0, 1), (1, 0), (1, 1)],
     "V": [(0, 0), (1, 0), (1, 1)],
     "I": [(0, 0), (1, 0), (2, 0)],
+    # one-sided pieces (rotations only): the L tetromino and its mirror J
+    "Ls": [(0, 0), (1, 0), (2, 0), (2, 1)],
+    "Js": [(0, 1), (1, 1), (2, 1), (2, 0)],
 }
+#: the one-sided pieces, each with its mirror image
+MIRROR = {"Ls": "Js", "Js": "Ls"}
 
 CASES = [
     # (rows, cols, holes, {piece: count})
@@ -112,11 +126,20 @@ CASES = [
     (4, 4, (), {"O": 1, "V": 4}),         # piece used once whose centre placement is fixed by all 8
     (3, 4, (), {"I": 2, "V": 2}),
     (3, 3, ((1, 1),), {"V": 1, "I": 1, "D": 2}),  # a hole in the middle
+    # one-sided mirror pairs: a reflection swaps L and J
+    (3, 5, (), {"Ls": 1, "Js": 1, "V": 1, "O": 1}),  # 8 tilings: 2 classes (4 without the swap)
+    (4, 4, (), {"Ls": 1, "Js": 1, "V": 2, "D": 1}),  # 28: 4 (7)
+    (3, 4, (), {"Ls": 1, "Js": 1, "D": 2}),          # 18: 6 (9); every piece swaps or repeats
+    (4, 5, (), {"Ls": 2, "Js": 2, "O": 1}),          # 16: 4 (8)
+    (4, 4, (), {"Ls": 2, "Js": 1, "D": 2}),          # unequal counts: the rotations only (28: 7)
+    (3, 4, (), {"Ls": 2, "D": 2}),                   # no mirror piece: the rotations only (13: 8)
 ]
 
 
 def _box_text(rows, cols, holes, counts):
     lines = [f"BOX / {rows} * {cols}"]
+    if set(counts) & set(MIRROR):
+        lines.append("# one-sided: " + " ".join(n for n in counts if n in MIRROR))
     if holes:
         lines.append("RESERVE / (*) " + ", ".join(f"({r + 1}, {c + 1})" for r, c in holes))
     for n, k in counts.items():
@@ -135,9 +158,9 @@ def test_counts_match_brute_force(case, backend):
     assert (raw.count, raw.complete) == (len(tilings), True)
     lists = get_backend(backend).can_enumerate
     uniq = jobs.count(puzzle, get_backend(backend), unique=True, keep=lists)
-    assert (uniq.count, uniq.complete) == (brute_orbits(tilings, rows, cols, holes), True)
+    assert (uniq.count, uniq.complete) == (brute_orbits(tilings, rows, cols, holes, counts), True)
     # what a count up to symmetry lists is one solution per class, every class
-    canon = brute_canon(rows, cols, holes)
+    canon = brute_canon(rows, cols, holes, counts)
     listed = [canon(s.placements) for s in uniq.solutions]
     assert len(listed) == len(set(listed)) == (uniq.count if lists else 0)
     # a few shown (a model counter's come from an engine that lists)

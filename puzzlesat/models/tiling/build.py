@@ -12,7 +12,7 @@ from itertools import product
 from pathlib import Path
 
 from ...errors import InputError, number, shorten
-from .geometry import canonical, normalize
+from .geometry import canonical, normalize, orientation_set
 from .lattice import Lattice, Point
 from .puzzle import Piece, Tiling
 
@@ -77,7 +77,11 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
     notes: list[str] = []
 
     merged: dict[str, Piece] = {}
-    shape_owner: dict[tuple, str] = {}
+    # identical pieces: the same set of orientations, so a one-sided piece
+    # that is its own mirror image (a domino) is the free piece of its shape
+    shape_owner: dict[frozenset, str] = {}
+    alias: dict[str, str] = {}  # a name merged into another piece -> that piece
+    first_line: dict[str, int | None] = {}  # where a merged name was first defined
     for spec in pieces:
         if spec.count < 1:
             raise InputError(f"piece {shorten(spec.name)}: count must be at least 1, got {number(spec.count)}",
@@ -87,19 +91,23 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
                 raise InputError(f"piece {shorten(spec.name)}: {shorten(c)} is not a cell of the "
                                  f"{lattice.name} lattice", path, spec.line)
         shape = normalize(lattice, spec.cells)
-        group = lattice.group(spec.one_sided)
-        key = (canonical(lattice, shape, group), spec.one_sided)
-        if spec.name in merged:
-            prev = merged[spec.name]
-            if canonical(lattice, prev.cells, group) != key[0] or prev.one_sided != spec.one_sided:
-                raise InputError(f"piece {shorten(spec.name)} defined again with a different shape "
-                                 f"(first at line {prev.line})", path, spec.line)
+        key = orientation_set(lattice, shape, spec.one_sided)
+        if spec.name in merged or spec.name in alias:
+            prev = merged[alias.get(spec.name, spec.name)]
+            if orientation_set(lattice, prev.cells, prev.one_sided) != key:
+                first = first_line.get(spec.name, prev.line)
+                raise InputError(f"piece {shorten(spec.name)} defined again with a different shape"
+                                 + (" or one-sidedness" if canonical(lattice, shape, lattice.point_group)
+                                    == canonical(lattice, prev.cells, lattice.point_group) else "")
+                                 + f" (first at line {first})", path, spec.line)
             prev.count += spec.count
             continue
         if key in shape_owner:
             # identical pieces are one piece with a count, or swaps would count twice
             first = merged[shape_owner[key]]
             first.count += spec.count
+            alias[spec.name] = first.name
+            first_line[spec.name] = spec.line
             notes.append(f"piece {shorten(spec.name)} is identical to piece {shorten(first.name)}: "
                          f"counted as one piece {shorten(first.name)} with count {first.count}")
             continue
@@ -122,7 +130,7 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
         if sym == "*":
             holes.update(cells)
             continue
-        piece = merged.get(sym)
+        piece = merged.get(alias.get(sym, sym))
         if piece is None:
             raise InputError(f"RESERVE ({shorten(sym)}) names no ELEMENT; use (*) for holes", path, line)
         if not _is_image(lattice, piece, cells):
@@ -132,7 +140,7 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
             raise InputError(f"RESERVE ({shorten(sym)}): every copy of piece {shorten(sym)} is already fixed",
                              path, line)
         piece.count -= 1
-        fixed.append((sym, tuple(sorted(cells))))
+        fixed.append((piece.name, tuple(sorted(cells))))
     fixed_cells = {c for _, cells in fixed for c in cells}
     free = frozenset(board - holes - fixed_cells)
     live = [p for p in merged.values() if p.count > 0]

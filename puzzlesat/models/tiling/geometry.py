@@ -42,6 +42,13 @@ def orientations(lattice: Lattice, cells: Iterable[Point], group: list[Matrix]) 
     return list(seen)
 
 
+def orientation_set(lattice: Lattice, cells: Iterable[Point], one_sided: bool) -> frozenset[Shape]:
+    """Every way the piece may lie, up to translation: two pieces are the
+    same piece exactly when these sets are equal (a one-sided domino is the
+    free domino; a one-sided L is not the free L)."""
+    return frozenset(orientations(lattice, cells, lattice.group(one_sided)))
+
+
 def canonical(lattice: Lattice, cells: Iterable[Point], group: list[Matrix]) -> Shape:
     """One representative of the shape's class under ``group`` (the least)."""
     return min(orientations(lattice, cells, group))

@@ -17,7 +17,7 @@ from ...errors import VerificationError
 from ...problem import Clause, Problem
 from ...puzzle import Puzzle
 from . import render
-from .geometry import Shape, apply_affine, board_symmetries, orientations, placements
+from .geometry import Shape, apply_affine, board_symmetries, normalize, orientations, placements
 from .lattice import Lattice, Point
 from .prune import dead_placements
 
@@ -142,9 +142,15 @@ class Tiling(Puzzle):
         return [Clause((-v,)) for v in dead_placements(self, problem)]
 
     def _symmetries(self, prob: Problem) -> list[dict[int, int]]:
-        """The board symmetries that map every placement to a placement (all
-        of them for free pieces; the rotations only, when a one-sided piece's
-        mirror image is not a piece), as permutations of placement variables.
+        """The board symmetries that map every solution to a solution, as
+        permutations of placement variables.
+
+        A symmetry g moves a placement of piece p to cells that piece g(p)
+        covers: p itself for a free piece or a one-sided piece that is its
+        own mirror image, and for a one-sided piece under a reflection its
+        mirror piece (one-sided L and J swap).  g is kept when every piece
+        has such an image with the same count (a set holding L but not J, or
+        two L and one J, keeps the rotations only).
 
         A placement is its piece and its cells (two orientations of a piece
         never cover the same cells), so each symmetry maps the board's cells
@@ -152,27 +158,35 @@ class Tiling(Puzzle):
         mapping every placement's cells through the matrix took 1.4 s of the
         4D box's 1.5 s compile (benchmarks/compile_times.py)."""
         # a piece fixed in place is part of the picture: a symmetry must map
-        # the fixed pieces onto fixed pieces of the same name, not just the free cells
+        # the fixed pieces onto fixed pieces of their image pieces, not just the free cells
         fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
         by_cells = {}
         for v in prob.primary:
             m: Place = prob.meaning(v)
             by_cells[(m.piece, m.cells)] = v
+        orients = {p.name: self.orientations_of(p) for p in self.pieces}
+        by_orients = {frozenset(o): p for p, o in zip(self.pieces, orients.values())}
         board = sorted(self.board)
         out = []
         for g in board_symmetries(self.lattice, self.board):
-            if any((n, apply_affine(g, c)) not in fixed for n, c in self.fixed):
-                continue
-            image = dict(zip(board, (apply_affine(g, (c,))[0] for c in board)))
-            perm = {}
-            for (piece, cells), v in by_cells.items():
-                w = by_cells.get((piece, tuple(sorted([image[c] for c in cells]))))
-                if w is None:
+            swap = {}
+            for p in self.pieces:
+                q = by_orients.get(frozenset(normalize(self.lattice, apply_affine(g, o)) for o in orients[p.name]))
+                if q is None or q.count != p.count:
                     break
-                if w != v:
-                    perm[v] = w
+                swap[p.name] = q.name
             else:
-                out.append(perm)
+                if all((swap.get(n, n), apply_affine(g, c)) in fixed for n, c in self.fixed):
+                    image = dict(zip(board, (apply_affine(g, (c,))[0] for c in board)))
+                    perm = {}
+                    for (piece, cells), v in by_cells.items():
+                        w = by_cells.get((swap[piece], tuple(sorted([image[c] for c in cells]))))
+                        if w is None:
+                            break
+                        if w != v:
+                            perm[v] = w
+                    else:
+                        out.append(perm)
         return out
 
     # ------------------------------------------------------------- decoding

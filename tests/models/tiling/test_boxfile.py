@@ -53,6 +53,25 @@ def test_congruent_elements_with_different_names_are_merged_and_said():
     assert t.notes == ["piece B is identical to piece A: counted as one piece A with count 2"]
 
 
+def test_a_one_sided_piece_that_is_its_own_mirror_image_is_the_free_piece():
+    # a one-sided domino lies the same ways as a free one: one piece, or
+    # swapping the two copies would count each tiling twice
+    t = load("# one-sided: A\nBOX / 2 * 2\nELEMENT / (A) (1, 1), (1, 2)\nELEMENT / (B) (1, 1), (2, 1)\n", "d.box")
+    assert [(p.name, p.count) for p in t.pieces] == [("A", 2)]
+    assert t.notes == ["piece B is identical to piece A: counted as one piece A with count 2"]
+    # a one-sided L is not the free L (it cannot turn over)
+    t = load("# one-sided: A\nBOX / 2 * 4\nELEMENT / (A) (1, 1), (2, 1), (3, 1), (3, 2)\n"
+             "ELEMENT / (B) (1, 1), (2, 1), (3, 1), (3, 2)\n", "l.box")
+    assert [(p.name, p.count) for p in t.pieces] == [("A", 1), ("B", 1)]
+
+
+def test_reserve_may_name_a_piece_merged_into_another():
+    t = load("BOX / 2 * 4\nELEMENT / (A) (1, 1), (1, 2)\nELEMENT / (B) (1, 1), (1, 2)\n"
+             "ELEMENT / (C) (1, 1), (1, 2)\nELEMENT / (D) (1, 1), (1, 2)\nRESERVE / (B) (2, 3), (2, 4)\n", "r.box")
+    assert [(p.name, p.count) for p in t.pieces] == [("A", 3)]
+    assert t.fixed == [("A", ((1, 2), (1, 3)))]
+
+
 def test_one_sided_comment():
     t = load("# one-sided: L\nBOX / 2 * 4\nELEMENT / (L) (1, 1), (2, 1), (3, 1), (3, 2)\n", "l.box")
     assert t.piece("L").one_sided
@@ -71,6 +90,8 @@ def test_one_sided_comment():
     ("BOX / 3 * 3\nELEMENT / (A) (1, 1), (1, 1)\n", "f.box:2: cell (1, 1) is listed twice"),
     ("BOX / 3 * 3\nELEMENT / (A) (1, 1), (1, 2)\nELEMENT / (A) (1, 1)\n",
      "f.box:3: piece A defined again with a different shape (first at line 2)"),
+    ("# one-sided: A\nBOX / 3 * 3\nELEMENT / (A) (1, 1), (2, 1), (2, 2)\nELEMENT / (B) (1, 1), (2, 1), (2, 2)\n"
+     "ELEMENT / (B) (1, 1), (1, 2)\n", "f.box:5: piece B defined again with a different shape (first at line 4)"),
     ("BOX / 3 * 3\nELEMENT / (A) (1, 1) junk\n",
      "f.box:2: unexpected text 'junk': cells are written (i, j, ...) separated by commas"),
     ("BOX / 3 * 3\nRESERVE / (A) (1, 1), (2, 2)\nELEMENT / (A) (1, 1), (1, 2)\n",

@@ -207,17 +207,23 @@ def _brute_force(lat, board, pieces):
         t = (lo[0] - min(img)[0], lo[1] - min(img)[1])
         if {(p[0] + t[0], p[1] + t[1]) for p in img} != set(board):
             continue
-        # a symmetry of the puzzle must also map each piece's placements to
-        # placements of that piece (a mirror does not, for a chiral one-sided piece)
+        # a symmetry of the puzzle must also map each piece's placements onto
+        # the placements of a piece with the same count: the piece itself, or
+        # for a chiral one-sided piece under a mirror, its mirror piece
         move = lambda pl: frozenset((_apply(m, p)[0] + t[0], _apply(m, p)[1] + t[1]) for p in pl)
-        if all(move(pl) in set(shapes[name]) for name in shapes for pl in shapes[name]):
-            syms.append((m, t))
+        swap = {}
+        for name in shapes:
+            moved = {move(pl) for pl in shapes[name]}
+            swap[name] = next((other for other in shapes if set(shapes[other]) == moved
+                               and left[other] == left[name]), None)
+        if None not in swap.values():
+            syms.append((m, t, swap))
     canon = set()
     for sol in solutions:
         forms = []
-        for m, t in syms:
-            forms.append(tuple(sorted((n, tuple(sorted((_apply(m, p)[0] + t[0], _apply(m, p)[1] + t[1])
-                                                       for p in pl))) for n, pl in sol)))
+        for m, t, swap in syms:
+            forms.append(tuple(sorted((swap[n], tuple(sorted((_apply(m, p)[0] + t[0], _apply(m, p)[1] + t[1])
+                                                             for p in pl))) for n, pl in sol)))
         canon.add(min(forms))
     return len(solutions), len(canon), len(syms)
 

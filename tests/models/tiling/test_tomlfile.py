@@ -236,6 +236,10 @@ DOMINOES = '[[pieces]]\nset = "dominoes"\n'
     ("[board]\nsize = [2, 'x']\n" + DOMINOES, "t.toml:2: a size must be a whole number, got 'x'"),
     ('lattice = "square"\n[board]\nsize = [2, 2, 2]\n' + DOMINOES,
      "t.toml:3: size has 3 numbers but the square lattice has 2 dimensions"),
+    # the free L and the one-sided L are different pieces: one name cannot be both
+    ("[board]\nsize = [2, 4]\n[[pieces]]\nname = 'L'\ncells = [[1, 1], [2, 1], [3, 1], [3, 2]]\n"
+     "[[pieces]]\nname = 'L'\none_sided = true\ncells = [[1, 1], [2, 1], [3, 1], [3, 2]]\n",
+     "t.toml:6: piece L defined again with a different shape or one-sidedness (first at line 3)"),
 ])
 def test_errors_name_file_and_line(text, message):
     assert _error(text) == message
