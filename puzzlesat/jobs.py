@@ -144,7 +144,8 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     problem = problem or puzzle.compile()
     reason = puzzle.precheck()
     if reason:
-        return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason)
+        return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason,
+                            method="precheck")
     backend = backend or pick_backend(problem, None, "solve")
     clock = Deadline(None)
     try:

@@ -162,6 +162,8 @@ def test_piece_that_fits_nowhere_is_no_solution_named_at_its_line(cli, tmp_path)
     assert (r.code, r.out) == (1, f"no solution: {why}\n")
     d = cli("count", str(f), "--json").json()
     assert (d["count"], d["complete"], d["method"], d["reason"]) == (0, True, "precheck", why)
+    d = cli("solve", str(f), "--json").json()  # no search ran: solve says so as count does
+    assert (d["status"], d["method"], d["reason"]) == ("no-solution", "precheck", why)
     info = cli("info", str(f), "--json")
     assert info.code == 0
     assert [(p["name"], p["placements"]) for p in info.json()["pieces"]] == [("V", 0), ("O", 4)]
