@@ -70,6 +70,17 @@ def text_lines(text: str) -> list[str]:
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+def foreign_digit(text: str) -> str | None:
+    """Why ``text`` is no number when it holds a digit other than 0-9 (a
+    full-width or Arabic-Indic one, which int() would read), else None.
+    Every reader takes ASCII digits only, as the formats define them."""
+    for ch in text:
+        if ch.isdigit() and not ch.isascii():
+            name = unicodedata.name(ch, "")
+            return f"{ch!r} (U+{ord(ch):04X}{' ' + name if name else ''}) is not an ASCII digit 0-9"
+    return None
+
+
 def control_character(text: str) -> str | None:
     """"a control character (U+001B)" when ``text`` holds one (the first),
     else None: names and titles are printed, and an ESC would reach the

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ...errors import InputError, control_character, plural, shorten as echo
+from ...errors import InputError, control_character, foreign_digit, plural, shorten as echo
 from .clues import Clue, min_length, runs
 from .puzzle import Grid, Nonogram
 
@@ -33,6 +33,9 @@ def read_clue(tokens: Sequence[str], text: str, what: str, path: str | None, lin
     InputError naming ``path``:``line`` for anything else."""
     out: list[int] = []
     for tok in tokens:
+        foreign = foreign_digit(tok)  # int() reads "２" and "١"; the formats mean 0-9
+        if foreign:
+            raise InputError(f"{what} {echo(text)!r}: {foreign}", path, line)
         if re.match(r"-\d", tok):
             raise InputError(f"negative number {echo(tok)!r} in {what} {echo(text)!r}", path, line)
         if not re.fullmatch(r"\d+", tok):
@@ -51,6 +54,9 @@ def read_clue(tokens: Sequence[str], text: str, what: str, path: str | None, lin
 def read_size(text: str, what: str, path: str | None, line: int | None) -> int:
     """A width or height: a positive whole number; InputError otherwise."""
     t = text.strip()
+    foreign = foreign_digit(t)
+    if foreign:
+        raise InputError(f"{what} must be a positive whole number: {foreign}", path, line)
     if not re.fullmatch(r"\d+", t):
         raise InputError(f"{what} must be a positive whole number, got {echo(t)!r}", path, line)
     if not t.lstrip("0"):

@@ -38,9 +38,8 @@ import bisect
 import difflib
 import math
 import re
-import unicodedata
 
-from ...errors import InputError, control_character, number, plural, text_lines
+from ...errors import InputError, control_character, foreign_digit, number, plural, text_lines
 from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, shorten
 from .geometry import is_connected
 from .lattice import CubicLattice
@@ -154,7 +153,7 @@ def _load(text: str, path: str, warnings: list[str]):
         raise InputError(f"a second BOX statement (the first is at line {boxes[0].line})", path, boxes[1].line)
     body, bline = boxes[0].body, boxes[0].line
     sizes = [_whole(x) for x in body.split("*")]
-    foreign = _foreign_digit(body)
+    foreign = foreign_digit(body)
     if foreign:
         raise InputError(f"BOX sizes {shorten(body.strip())!r}: {foreign}", path, bline)
     if any(d is None for d in sizes):
@@ -232,7 +231,7 @@ def _unknown_key(raw: str) -> str | None:
 
 def _count(key: str, value: str, path: str, line: int) -> int:
     """An expected count: a whole number from 0 to 10^1000, as in .toml."""
-    foreign = _foreign_digit(value)
+    foreign = foreign_digit(value)
     if foreign:
         raise InputError(f"'# {key}:' {shorten(value)!r}: {foreign}", path, line)
     n = _whole(value)
@@ -245,16 +244,6 @@ def _count(key: str, value: str, path: str, line: int) -> int:
         raise InputError(f"'# {key}:' must be at most 10^1000, got {number(10 ** (len(digits) - 1))}",
                          path, line)
     return n
-
-
-def _foreign_digit(text: str) -> str | None:
-    """Why ``text`` is no number when it holds a digit other than 0-9 (a
-    full-width or Arabic-Indic one, which int() would read), else None."""
-    for ch in text:
-        if ch.isdigit() and not ch.isascii():
-            name = unicodedata.name(ch, "")
-            return f"{ch!r} (U+{ord(ch):04X}{' ' + name if name else ''}) is not an ASCII digit 0-9"
-    return None
 
 
 def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> tuple[list, list[int]]:
@@ -295,7 +284,7 @@ def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> 
         raise InputError(f"{problem}: cells are written (i, j, ...) separated by commas", path, line)
     for m in matches:
         t, no = m.group(1), at(m.start())
-        foreign = _foreign_digit(t)
+        foreign = foreign_digit(t)
         if foreign:
             raise InputError(f"cell ({shorten(t)}): {foreign}", path, no)
         xs = [_whole(x) for x in t.split(",")]

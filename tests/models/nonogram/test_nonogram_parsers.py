@@ -86,6 +86,11 @@ BAD_NON = [
     ("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n", "b.non:6: 1 column clue for width 2"),
     ("width 2\nheight 2\nrows\n1\n1\n1\ncolumns\n1\n1\n", "b.non:6: more row clues than the height (2): '1' is clue 3"),
     ("width x\n", "b.non:1: width must be a positive whole number, got 'x'"),
+    # int() reads other scripts' digits; the formats, as .box and DIMACS, mean 0-9
+    ("width \uff12\n", "b.non:1: width must be a positive whole number: "
+     "'\uff12' (U+FF12 FULLWIDTH DIGIT TWO) is not an ASCII digit 0-9"),
+    ("width 2\nheight 1\nrows\n\uff11\ncolumns\n1\n0\n",
+     "b.non:4: row 1 clue '\uff11': '\uff11' (U+FF11 FULLWIDTH DIGIT ONE) is not an ASCII digit 0-9"),
     ("rows\n1\nwidth 1\nheight 1\n", "b.non:1: 'rows' comes before 'height': the height must be given first"),
     ("width 3\nheight 1\nrows\n2,2\ncolumns\n1\n1\n1\n", "b.non:4: row 1 clue 2,2 needs 5 cells but the row has 3"),
     ("width 2\nheight 1\nrows\n-1\ncolumns\n1\n0\n", "b.non:4: negative number '-1' in row 1 clue '-1'"),
@@ -189,6 +194,8 @@ def test_xml_multicolour_is_refused_clearly():
     ("<x/>", "b.xml:1: no <puzzle> element: not a webpbn XML puzzle file"),
     ("<puzzle>\n<clues type=\"rows\"><line><count>x</count></line></clues>\n</puzzle>",
      "b.xml:2: row 1 clue 'x': 'x' is not a whole number"),
+    ("<puzzle>\n<clues type=\"rows\"><line><count>\uff11</count></line></clues>\n</puzzle>",
+     "b.xml:2: row 1 clue '\uff11': '\uff11' (U+FF11 FULLWIDTH DIGIT ONE) is not an ASCII digit 0-9"),
     ("<puzzle>\n<clues type=\"rows\"><line><count>1</count></line></clues>\n</puzzle>",
      "b.xml:1: no <clues type=\"columns\">"),
 ])
@@ -254,6 +261,8 @@ def test_non_errors_name_what_was_ignored(text, message):
 
 @pytest.mark.parametrize("text,message", [
     ("2 2\n1;1\n2\n2\n1\n", "f.nin:2: row 1 clue '1;1': '1;1' is not a whole number"),
+    ("2 1\n\u0661\n1\n0\n",
+     "f.nin:2: row 1 clue '\u0661': '\u0661' (U+0661 ARABIC-INDIC DIGIT ONE) is not an ASCII digit 0-9"),
     ("2 2\n1\n2\n1x\n2\n", "f.nin:4: column 1 clue '1x': '1x' is not a whole number"),
     ("2 2\n1\n2\n1 1.5\n2\n", "f.nin:4: column 1 clue '1 1.5': '1.5' is not a whole number"),
     ("2 1\n1 0\n1\n0\n", "f.nin:2: row 1 clue '1 0': a 0 must stand alone (it means an empty line)"),
