@@ -209,9 +209,9 @@ def build_dimacs(enc: CnfEncoding, *, title: str = "", instance: str = "", famil
     for n in notes:
         com.append("c " + _one_line(n))
     com.append(header.line())
-    com.append(f"c {len(primary)} primary variables (a solution is the set of them that are true); "
-               f"variables {problem.n_vars + 1 if enc.n_vars > problem.n_vars else '-'}"
-               f"{'..' + str(n_vars) if n_vars > problem.n_vars else ''} are auxiliary")
+    aux = (f"variables {problem.n_vars + 1}..{n_vars} are auxiliary" if n_vars > problem.n_vars
+           else "no auxiliary variables")
+    com.append(f"c {len(primary)} primary variables (a solution is the set of them that are true); {aux}")
     if var_map:
         com += var_comments("c", problem, describe)
     com.append("c p show " + " ".join(map(str, primary)) + (" 0" if primary else "0"))

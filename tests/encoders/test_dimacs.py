@@ -81,6 +81,9 @@ def test_writer_invariants_tiling(name, encoding):
     cnf = read_cnf(text)
     assert cnf.show == sorted(problem.primary) and not cnf.comments_after_p
     assert cnf.header.encoding == encoding
+    n, aux = len(problem.primary), enc.n_vars > problem.n_vars
+    assert (f"c {n} primary variables (a solution is the set of them that are true); "
+            + (f"variables {n + 1}..{enc.n_vars} are auxiliary" if aux else "no auxiliary variables")) in text
 
 
 def test_writer_invariants_nonogram(tmp_path):
