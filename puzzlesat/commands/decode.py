@@ -59,6 +59,8 @@ def _read(path: str) -> str:
 
 
 def run(args) -> int:
+    if args.answer == "-" and args.cnf == "-":
+        raise InputError("the answer and --cnf would both be read from stdin ('-'); give one of them a file")
     puzzle, problem = load(args)
     digest = problem_digest(problem)
     apath = "<stdin>" if args.answer == "-" else args.answer
@@ -112,7 +114,8 @@ def run(args) -> int:
     if (not unique and declared is None and answer.max_var() > n_vars
             and _unique_vars(problem, encoding) >= answer.max_var()):
         raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's CNF "
-                         f"(encoding {encoding}) but within its --unique export's: decode with --unique",
+                         f"(encoding {encoding}) but within its --unique export's: decode with --unique "
+                         "if it answers that export (else it belongs to a different instance or encoding)",
                          apath, answer.line_of[answer.max_var()])
     answer.check_range(n_vars, f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})")
     primary = set(problem.primary)

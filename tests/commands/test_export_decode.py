@@ -371,7 +371,12 @@ def test_decode_says_when_unique_is_the_mismatch(tmp_path, capsys):
     assert main(["decode", "pentomino-3x20", a]) == 2
     assert capsys.readouterr().err == (f"puzzlesat: {a}:2: variable {n_uniq} is beyond the {n_plain} variables of "
                                        "this instance's CNF (encoding mixed) but within its --unique export's: "
-                                       "decode with --unique\n")
+                                       "decode with --unique if it answers that export (else it belongs to a "
+                                       "different instance or encoding)\n")
+    # both from stdin: refused before either is read
+    assert main(["decode", "pentomino-3x20", "-", "--cnf", "-"]) == 2
+    assert capsys.readouterr().err == ("puzzlesat: the answer and --cnf would both be read from stdin ('-'); "
+                                       "give one of them a file\n")
     # --unique given, the CNF named exported without it
     assert main(["decode", "pentomino-3x20", a, "--unique", "--cnf", str(plain)]) == 2
     line = read_cnf(plain.read_text()).header_line
@@ -493,7 +498,8 @@ def test_decode_header_mismatches_name_the_header_line(tmp_path, capsys):
     ("sat\n1 3 4 6 0\n", 1, "status line 'sat' is not in capitals: MiniSat writes 'SAT'"),
     ("s SATISFIABLE\nv \uff11 3 4 6 0\n", 2, "not a literal: '\uff11' (digits must be ASCII 0-9)"),
     ("s SATISFIABLE\nv 1 3\nv 4 6 11 0\n", 3, "variable 11 is beyond the 10 variables of this instance's CNF "
-     "(encoding mixed) but within its --unique export's: decode with --unique"),
+     "(encoding mixed) but within its --unique export's: decode with --unique if it answers that export "
+     "(else it belongs to a different instance or encoding)"),
     ("s SATISFIABLE\nv 1 3\nv 4 6 99 0\n", 3, "variable 99 is beyond the 10 variables of this instance's CNF "
      "(encoding mixed): the answer belongs to a different instance or encoding"),
 ])
