@@ -119,9 +119,12 @@ def block_clauses(cells: Sequence[int], clue: Sequence[int],
         if j + 1 < k:
             for p in range(lo[j + 1], hi[j + 1]):
                 add(("-", y[j + 1][p]), ge(j, p - clue[j] - 1))
+    first = 0  # below it, every block j has s_{j+1} <= i for sure: its clauses at i hold
     for i, x in enumerate(cells):
         add(-x, ge(0, i))
-        for j in range(k):
+        while first + 1 < k and hi[first + 1] <= i:
+            first += 1
+        for j in range(first, k):
             if i < lo[j]:
                 break  # block j (and every later one) cannot have started yet
             b = clue[j]
