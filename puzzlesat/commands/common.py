@@ -52,9 +52,14 @@ def comma_list(s: str) -> list[str]:
     """A comma-separated option's items, each once, in order; at least one."""
     import argparse
 
-    items = list(dict.fromkeys(x.strip() for x in s.split(",") if x.strip()))
-    if not items:
+    items = [x.strip() for x in s.split(",")]
+    if not any(items):
         raise argparse.ArgumentTypeError(f"names nothing: {s!r}")
+    if not all(items):  # "exact," or "a,,b": a name left out, or a typo
+        raise argparse.ArgumentTypeError(f"an empty name between commas: {s!r}")
+    twice = next((x for i, x in enumerate(items) if x in items[:i]), None)
+    if twice is not None:
+        raise argparse.ArgumentTypeError(f"{twice!r} is named twice: {s!r}")
     return items
 
 
@@ -103,6 +108,11 @@ def load(args):
         # a bundled name was read, not the file of that name here
         note(f"puzzlesat: note: {args.instance} is read as the bundled instance of that name; the file "
              f"{args.instance} here has no puzzle suffix ({', '.join(sorted(LOADERS))}) and is not read")
+    elif Path(puzzle.path or "") != Path(args.instance) and Path(args.instance).is_dir():
+        note(f"puzzlesat: note: {args.instance} is read as the bundled instance of that name; the directory "
+             f"{args.instance} here is not a puzzle file")
+    if getattr(args, "json", False) and getattr(args, "color", None) == "always":
+        note("puzzlesat: warning: --color always has no effect with --json (JSON has no colours)")
     warn_ignored(puzzle.ignored, args.instance)
     if getattr(args, "preprocess", False):
         if not hasattr(puzzle, "preprocess"):
@@ -110,6 +120,8 @@ def load(args):
         puzzle.preprocess = True
     if getattr(args, "no_goal", False) and not hasattr(puzzle, "goal"):
         raise InputError(f"--no-goal: {puzzle.family} puzzles have no goal to leave out", args.instance)
+    if getattr(args, "no_goal", False) and getattr(puzzle, "goal", None) is None:
+        note(f"puzzlesat: warning: --no-goal: {args.instance} has no goal picture; nothing to leave out")
     problem = puzzle.compile()
     return puzzle, problem
 

@@ -186,6 +186,13 @@ def run(args) -> int:
     for opt, out in (("--plot", args.plot), ("--csv", args.csv)):
         refuse_overwriting(opt, out, *args.instances)
     backends = args.backends or default_backends(args.job)
+    from ..backends.pysat_backend import canonical
+
+    named: dict[str, str] = {}
+    for b in backends:  # a PySAT alias and its solver's name (cd195, cadical195) would run it twice
+        same = named.setdefault(canonical(b) or b, b)
+        if same != b:
+            raise InputError(f"--backends: {same!r} and {b!r} name the same engine")
     encodings = list(ENCODINGS) if args.encodings == ["all"] else args.encodings
     for e in encodings:
         if e not in ENCODINGS:

@@ -41,10 +41,39 @@ def test_a_list_option_that_names_nothing(cli, args, opt):
     assert r.err.splitlines()[-1].endswith(f"error: argument {opt}: names nothing: {args[-1]!r}")
 
 
-def test_a_list_option_names_each_item_once(cli):
-    r = cli("info", "dominoes-2x4", "--encodings", "mixed,,mixed", "--json")
+@pytest.mark.parametrize("args,opt,why", [
+    (("info", "dominoes-2x4", "--encodings", "mixed,,pairwise"), "--encodings", "an empty name between commas"),
+    (("compare", "pentomino-3x20", "-b", "exact,"), "--backends/-b", "an empty name between commas"),
+    (("info", "dominoes-2x4", "--encodings", "mixed,mixed"), "--encodings", "'mixed' is named twice"),
+])
+def test_a_list_option_drops_nothing_silently(cli, args, opt, why):
+    # an empty item or a repeated one is a typo or a slip, not something to drop quietly
+    r = cli(*args)
+    assert (r.code, r.out) == (2, "")
+    assert r.err.splitlines()[-1].endswith(f"error: argument {opt}: {why}: {args[-1]!r}")
+
+
+def test_compare_refuses_an_alias_next_to_its_solver(cli):
+    r = cli("compare", "pentomino-3x20", "-b", "cd195,cadical195")
+    assert (r.code, r.err) == (2, "puzzlesat: --backends: 'cd195' and 'cadical195' name the same engine\n")
+
+
+def test_no_goal_without_a_goal_and_color_with_json_are_said(cli):
+    r = cli("count", "letter-p", "--no-goal", "--limit", "1")
+    assert r.code in (0, 3)
+    assert "puzzlesat: warning: --no-goal: letter-p has no goal picture; nothing to leave out" in r.err.splitlines()
+    r = cli("solve", "dominoes-2x4", "--json", "--color", "always")
+    assert r.code == 0 and r.json()["status"] == "solved"
+    assert r.err == "puzzlesat: warning: --color always has no effect with --json (JSON has no colours)\n"
+
+
+def test_a_directory_of_a_bundled_name_is_said(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dominoes-2x4").mkdir()
+    r = cli("count", "dominoes-2x4")
     assert r.code == 0
-    assert [s["encoding"] for s in r.json()["cnf"]] == ["mixed"]
+    assert r.err == ("puzzlesat: note: dominoes-2x4 is read as the bundled instance of that name; the directory "
+                     "dominoes-2x4 here is not a puzzle file\n")
 
 
 def test_jobs_has_a_ceiling(cli):
