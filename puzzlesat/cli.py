@@ -20,7 +20,7 @@ import sys
 
 from .backends import BackendError
 from .encoders.cnf import EncodingError
-from .errors import InputError, VerificationError
+from .errors import BuildTimeLimit, InputError, VerificationError
 
 COMMANDS = ("solve", "count", "info", "list_cmd", "backends_cmd", "export", "decode", "compare", "check")
 
@@ -83,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(args, f"puzzlesat: verification failed: {e}", "verification-failed", EXIT_INTERNAL)
     except KeyboardInterrupt:
         return _fail(args, "puzzlesat: interrupted", "interrupted", EXIT_INCOMPLETE)
+    except BuildTimeLimit as e:
+        return _fail(args, f"puzzlesat: stopped: {e}", "time-limit", EXIT_INCOMPLETE)
     except BrokenPipeError:
         return EXIT_OK
 

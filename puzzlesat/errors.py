@@ -54,6 +54,13 @@ class VerificationError(Exception):
     """A solution returned by a back end breaks the puzzle's rules."""
 
 
+class BuildTimeLimit(BaseException):
+    """The time limit ran out before the model was built (reading and
+    compiling a very large puzzle): no search ran, nothing is known.  A
+    BaseException, as KeyboardInterrupt is, so that no ``except Exception``
+    on the way swallows it."""
+
+
 def text_lines(text: str) -> list[str]:
     """The lines of a file's text as an editor numbers them: split at line
     feeds only (files are read with universal newlines, so a CR or CRLF is

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import BuildTimeLimit, InputError
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
 from ..jobs import pick_backend
 from ..loading import LOADERS, load_puzzle
@@ -103,6 +106,32 @@ def warn_ignored(ignored, where: str) -> None:
 
 
 def load(args):
+    """(puzzle, compiled problem) for the command's instance.  With a time
+    limit, reading and compiling count against it: past the limit they stop
+    (BuildTimeLimit), and the search gets what is left (``args.time_limit``
+    becomes the remainder)."""
+    limit = getattr(args, "time_limit", None)
+    if limit is None or threading.current_thread() is not threading.main_thread():
+        return _load(args)
+    start = time.monotonic()
+
+    def ran_out(signum, frame):
+        raise BuildTimeLimit(f"the time limit ({limit:g} s) ran out while reading and compiling "
+                             f"{args.instance}, before any search")
+
+    previous = signal.signal(signal.SIGALRM, ran_out)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        out = _load(args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    # what is left for the search (at least a moment: the timer did not fire)
+    args.time_limit = max(limit - (time.monotonic() - start), 1e-3)
+    return out
+
+
+def _load(args):
     puzzle = load_puzzle(args.instance)
     if Path(puzzle.path or "") != Path(args.instance) and Path(args.instance).is_file():
         # a bundled name was read, not the file of that name here

@@ -284,3 +284,16 @@ def test_a_named_pipe_is_refused_not_waited_on(cli, tmp_path):
     os.mkfifo(f)
     r = cli("solve", f)  # (run_cli has a timeout: a read that waits fails the test)
     assert (r.code, r.err) == (2, f"puzzlesat: {f}: is not a regular file (a named pipe or a device?): not read\n")
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_the_time_limit_covers_reading_and_compiling(cli, tmp_path, command):
+    # a 500x500 board of monominoes takes many seconds to compile: -t stops
+    # that too, before any search, as incomplete (exit 3), not after it
+    f = tmp_path / "big.toml"
+    f.write_text("[board]\nsize = [500, 500]\n[[pieces]]\nset = \"monominoes\"\ncount = 250000\n")
+    why = f"the time limit (0.3 s) ran out while reading and compiling {f}, before any search"
+    r = cli(command, str(f), "-t", "0.3")
+    assert (r.code, r.out, r.err) == (3, "", f"puzzlesat: stopped: {why}\n")
+    r = cli(command, str(f), "-t", "0.3", "--json")
+    assert (r.code, r.json()) == (3, {"error": f"stopped: {why}", "kind": "time-limit", "exit_code": 3})

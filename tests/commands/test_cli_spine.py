@@ -286,12 +286,13 @@ def test_progress_clock_moves_while_no_solution_arrives(cli, backend, request):
         extra = ["--no-goal"]
     else:
         instance, extra = "pentomino-5x3x2x2", []
-    r = cli("solve", instance, "-b", backend, "-t", "1.6", "--progress")
+    # (-t counts reading and compiling too: 2.5 s leaves the search more than 1 s)
+    r = cli("solve", instance, "-b", backend, "-t", "2.5", "--progress")
     assert r.code == 3, r.err
     assert r.out.startswith("unknown: ")
     shown = _clock(_frames(r.err), f"solving ({backend}): ")
     assert len(set(shown)) >= 2 and max(shown) >= 1.0, r.err  # frames at the heartbeat's pace, not one at the end
-    r = cli("count", instance, "-b", backend, "-t", "1.6", "--progress", "-j", "1", *extra)
+    r = cli("count", instance, "-b", backend, "-t", "2.5", "--progress", "-j", "1", *extra)
     assert r.code == 3, r.err
     assert r.out.startswith("at least 0 solutions, incomplete (stopped by the time limit)")
     shown = _clock(_frames(r.err), "counting: 0 solutions, 0.0/s, ")
