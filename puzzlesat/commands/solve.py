@@ -73,13 +73,13 @@ def run(args) -> int:
             print("no solution" + (f": {out.reason}" if out.reason else f" (proved by {out.backend} in {out.seconds:.3f} s)"),
                   file=report)
         elif out.stopped_by == "interrupted":
-            print(f"interrupted: {out.backend} had found no solution and proved none impossible when stopped "
+            print(f"interrupted: {out.backend} had found no solution, nor proved that there is none, when stopped "
                   f"({out.seconds:.3f} s)", file=report)
         elif out.stopped_by in (None, "time-limit"):
-            print(f"unknown: {out.backend} found no solution and proved none impossible within the time limit "
+            print(f"unknown: {out.backend} found no solution, nor proved that there is none, within the time limit "
                   f"({out.seconds:.3f} s)", file=report)
         else:  # e.g. an external solver that ended without an answer
-            print(f"unknown: {out.backend} found no solution and proved none impossible: {out.stopped_by} "
+            print(f"unknown: {out.backend} found no solution, nor proved that there is none: {out.stopped_by} "
                   f"({out.seconds:.3f} s)", file=report)
     return {Status.SOLVED: EXIT_OK, Status.NO_SOLUTION: EXIT_NO_SOLUTION}.get(out.status, EXIT_INCOMPLETE)
 
