@@ -61,6 +61,7 @@ Pieces may be disconnected on no lattice: a piece is a polyform.
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 import sys
@@ -470,14 +471,27 @@ def _hexagon_cells(lattice: Lattice, n: int) -> int:
 
 
 def _echo(value) -> str:
-    """A value a user wrote, for a message: its repr, shortened.  Never fails:
-    repr() refuses ints of more than 4,300 digits (a TOML hex literal)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() >= 10_000:
-        return number(value)
+    """A value a user wrote, for a message, as TOML writes it (``true``, a
+    date, ``{ a = 1 }``; a string quoted), shortened.  Never fails: repr()
+    refuses ints of more than 4,300 digits (a TOML hex literal)."""
     try:
-        return shorten(repr(value))
+        return shorten(_as_toml(value))
     except ValueError:
         return "a value holding a number too large to print"
+
+
+def _as_toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and value.bit_length() >= 10_000:
+        return number(value)
+    if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date
+        return value.isoformat()
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_as_toml(v)}" for k, v in value.items()) + " }" if value else "{}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_as_toml(v) for v in value) + "]"
+    return repr(value)
 
 
 def _with_gaps(lattice: Lattice, circles: set[Point]) -> set[Point]:

@@ -226,6 +226,11 @@ DOMINOES = '[[pieces]]\nset = "dominoes"\n'
     ("[board]\nsize = [2, 2]\nholes = [[3, 3]]\n" + DOMINOES, "t.toml:3: hole (3, 3) is not on the board"),
     (BOARD + DOMINOES + "count = 0\n", "t.toml:5: count must be at least 1, got 0"),
     (BOARD + DOMINOES + "one_sided = 'yes'\n", "t.toml:5: one_sided must be true or false, got 'yes'"),
+    # values are echoed as TOML writes them, not as Python does
+    (BOARD + DOMINOES + "one_sided = 2024-01-01\n", "t.toml:5: one_sided must be true or false, got 2024-01-01"),
+    (BOARD + DOMINOES + "count = true\n", "t.toml:5: count must be a whole number, got true"),
+    ("[board]\nsize = [2, 2]\nholes = [[1, {a = 1}]]\n" + DOMINOES,
+     "t.toml:3: holes: [1, { a = 1 }] is not a cell (a list of whole numbers)"),
     (BOARD + DOMINOES + "[expected]\nunique = -1\n", "t.toml:6: expected unique must be at least 0, got -1"),
     (BOARD + DOMINOES + "[expected]\nsolutions = 3\n",
      "t.toml:6: unknown key 'solutions' in [expected]; expected one of: count, unique"),
