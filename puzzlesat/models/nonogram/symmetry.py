@@ -50,7 +50,9 @@ def clue_symmetries(rows, cols) -> list[dict[Point, Point]]:
             return (rr + r0, cc + c0)
 
         if all(clue_of.get(tuple(g(p) for p in cells)) == _norm(clue) for clue, cells in lines):
-            out.append({p: g(p) for _, cells in lines[: h] for p in cells if g(p) != p})
+            perm = {p: g(p) for _, cells in lines[: h] for p in cells if g(p) != p}
+            if perm not in out:  # on a one-row box the mirror top-bottom is the identity
+                out.append(perm)
     return out
 
 

@@ -51,6 +51,16 @@ def test_no_symmetry_when_the_clues_have_none():
     assert p.compile().symmetries == [{}]
 
 
+def test_a_map_that_acts_as_another_is_listed_once():
+    # a one-row box: the top-bottom mirror is the identity and the half turn
+    # the left-right mirror; the group has two elements, not four
+    group = clue_symmetries([(1, 1)], [(1,), (), (1,)])
+    assert group == [{}, {(0, 0): (0, 2), (0, 2): (0, 0)}]
+    # and a solution then takes the whole group's subspace, not "no symmetry"
+    labels = [label for label, _ in jobs._subspaces([{}, {1: 3, 3: 1}, {}, {1: 3, 3: 1}])]
+    assert labels == ["fixed by all 2 symmetries"]
+
+
 def test_symmetries_map_solutions_to_solutions_on_random_grids():
     rng = random.Random(7)
     seen_symmetric = 0
