@@ -251,3 +251,15 @@ def test_check_says_one_cell_and_one_round(cli, tmp_path):
     assert "one (1 x 1, 1 cell)" in lines
     # (every column is looked at once, so line solving takes at least two rounds)
     assert "line solvable: yes: line logic fixes 1 of 1 cell (100%) in 2 rounds" in lines
+
+
+def test_check_warns_of_what_it_read_past_as_solve_does(cli, tmp_path):
+    f = tmp_path / "k.non"
+    f.write_text("width 2\nheight 1\ncolour red\nrows\n1\ncolumns\n1\n0\n")
+    warning = f"puzzlesat: warning: {f}:3: unknown key 'colour' ignored (a misspelling of 'color'?)"
+    for command in ("solve", "check"):
+        r = cli(command, f)
+        assert r.code == 0 and r.err.splitlines() == [warning], (command, r.err)
+    r = cli("check", f, "--no-goal")
+    assert r.err.splitlines() == [warning, f"puzzlesat: warning: --no-goal: {f} has no goal picture; "
+                                           "nothing to leave out"]

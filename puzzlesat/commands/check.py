@@ -17,7 +17,7 @@ from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_col
 from ..errors import InputError
 from ..loading import load_puzzle
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_progress_option,
-                     backend_for, wants_progress)
+                     backend_for, note, wants_progress, warn_ignored)
 
 NAME = "check"
 HELP = "nonograms: solvable? unique? solvable by line logic alone? matches its goal?"
@@ -43,6 +43,9 @@ def run(args) -> int:
     if puzzle.family != "nonogram":
         raise InputError(f"check is for nonograms; this is a {puzzle.family} puzzle (try 'puzzlesat count')",
                          args.instance)
+    warn_ignored(puzzle.ignored, args.instance)
+    if args.no_goal and puzzle.goal is None:
+        note(f"puzzlesat: warning: --no-goal: {args.instance} has no goal picture; nothing to leave out")
     from ..models.nonogram import render
     from ..models.nonogram.linesolve import line_solve
 
