@@ -49,13 +49,21 @@ def add_arguments(p) -> None:
 def _read(path: str) -> str:
     """The text of ``path`` (``-``: stdin), without a leading byte-order mark
     (Windows editors write one; it is not content, as for puzzle files)."""
-    if path == "-":
-        return sys.stdin.read().removeprefix("\ufeff")
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as f:
-            return f.read()
+        if path == "-":  # (a test's stdin may be text only)
+            buf = getattr(sys.stdin, "buffer", None)
+            data = buf.read() if buf is not None else sys.stdin.read().encode("utf-8")
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+        text = data.decode("utf-8-sig")  # a binary file is refused, as a puzzle file is
+    except UnicodeDecodeError as e:
+        raise InputError(f"not a text file ({e.reason})", "<stdin>" if path == "-" else path) from None
     except OSError as e:
         raise InputError(e.strerror or str(e), path) from None
+    if "\0" in text:
+        raise InputError("not a text file (it holds NUL bytes)", "<stdin>" if path == "-" else path)
+    return text
 
 
 def run(args) -> int:

@@ -396,6 +396,8 @@ class CnfFile:
     header: Header | None
     comments_after_p: bool
     header_line: int | None = None
+    n_clauses: int = 0
+    p_line: int | None = None
 
 
 def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -> CnfFile:
@@ -405,7 +407,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
     clauses: list[list[int]] = []
     cur: list[int] = []
     show: list[int] | None = None
-    header = header_line = None
+    header = header_line = p_line = None
     after_p = False
     count = 0
     for lineno, raw in enumerate(text_lines(text), 1):
@@ -435,8 +437,12 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
                 raise InputError(f"bad problem line {shorten(line)!r} (expected 'p cnf VARIABLES CLAUSES')",
                                  path, lineno)
             n_vars, n_clauses = int(parts[2]), int(parts[3])
+            p_line = lineno
             continue
         if n_vars is None:
+            if not re.fullmatch(r"-?[0-9]+(\s+-?[0-9]+)*", line):
+                raise InputError(f"not a DIMACS CNF file: {shorten(line)!r} is neither a comment ('c ...'), "
+                                 "the 'p cnf' line nor a clause", path, lineno)
             raise InputError("clause before the 'p cnf' line", path, lineno)
         for tok in line.split():
             if not re.fullmatch(r"-?[0-9]+", tok):  # ASCII: int() would read a full-width '１'
@@ -457,7 +463,11 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
         raise InputError("the last clause does not end with 0", path)
     if count != n_clauses:
         raise InputError(f"the header says {n_clauses} clauses, the file has {count}", path)
-    return CnfFile(n_vars, clauses, show, header, after_p, header_line)
+    if header is not None and (header.vars, header.clauses) != (n_vars, n_clauses):
+        raise InputError(f"the 'p cnf' line says {n_vars} variables and {n_clauses} clauses but the "
+                         f"'{HEADER_TAG}' comment (line {header_line}) says {header.vars} and "
+                         f"{header.clauses}: the file was changed after puzzlesat wrote it", path, p_line)
+    return CnfFile(n_vars, clauses, show, header, after_p, header_line, n_clauses, p_line)
 
 
 def falsified(clauses: Iterable[list[int]], values: dict[int, bool]) -> list[int]:

@@ -553,3 +553,30 @@ def test_decode_json_of_a_failed_verification_keeps_the_readme_promise(tmp_path,
     assert (res["valid"], res["instance"], res["status"], res["assigned"]) == (False, "dominoes-2x4", "SAT", 3)
     assert err == (f"puzzlesat: verification failed: {a}: the solver's model is not a solution: cell (2, 3) is not "
                    "covered\n")
+
+
+def test_decode_refuses_binary_answers_opb_as_cnf_and_edited_counts(tmp_path, capsys):
+    # a binary file is not echoed back: refused as a puzzle file would be
+    a = tmp_path / "bin.ans"
+    a.write_bytes(b"\x7fELF\x02\x01\xff\xfe")
+    assert main(["decode", "dominoes-2x4", str(a)]) == 2
+    assert capsys.readouterr().err == f"puzzlesat: {a}: not a text file (invalid start byte)\n"
+    a.write_text(DOMINO_OK + "\0")
+    assert main(["decode", "dominoes-2x4", str(a)]) == 2
+    assert capsys.readouterr().err == f"puzzlesat: {a}: not a text file (it holds NUL bytes)\n"
+    ok = _answer(tmp_path, DOMINO_OK)
+    # an OPB export given as --cnf: said to be no DIMACS file at all
+    opb = tmp_path / "d.opb"
+    assert main(["export", "dominoes-2x4", "-f", "opb", "-o", str(opb)]) == 0
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {opb}:1: not a DIMACS CNF file: '* #variable= 10 #constraint= 8' "
+                                       "is neither a comment ('c ...'), the 'p cnf' line nor a clause\n")
+    # a 'p cnf' line edited against the header comment puzzlesat wrote
+    cnf, line = _dominoes_cnf(tmp_path, lambda t: t.replace("p cnf 10 ", "p cnf 12 "))
+    p_line = next(i for i, l in enumerate(open(cnf).read().splitlines(), 1) if l.startswith("p cnf"))
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", cnf]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {cnf}:{p_line}: the 'p cnf' line says 12 variables and 24 "
+                                       f"clauses but the 'puzzlesat-header' comment (line {line}) says 10 and 24: "
+                                       "the file was changed after puzzlesat wrote it\n")
