@@ -8,7 +8,8 @@ Exit codes: 0 done (solved / counted completely), 1 no solution,
 2 bad input (a one-line message, never a traceback), 3 incomplete (time
 limit, --limit on a count that had more, Ctrl-C: the count printed is a lower
 bound), 4 a back end returned a solution that fails verification, or back
-ends disagree.
+ends disagree, or a solver failed (an outside solver crashed or answered
+nonsense).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import importlib
 import json
 import sys
 
-from .backends import BackendError
+from .backends import BackendError, SolverFailed
 from .encoders.cnf import EncodingError
 from .errors import BuildTimeLimit, InputError, VerificationError
 
@@ -73,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         return args._run(args)
+    except SolverFailed as e:  # the engine, not the input: as for a wrong answer
+        return _fail(args, f"puzzlesat: solver failed: {e}", "solver-failed", EXIT_INTERNAL)
     except (InputError, BackendError, EncodingError) as e:
         if getattr(e, "warnings", ()):
             from .commands.common import warn_ignored

@@ -11,9 +11,9 @@ from __future__ import annotations
 import importlib
 import inspect
 
-from .base import Backend, BackendError, SearchResult, SolveResult, Status
+from .base import Backend, BackendError, SearchResult, SolveResult, SolverFailed, Status
 
-__all__ = ["Backend", "BackendError", "SearchResult", "SolveResult", "Status",
+__all__ = ["Backend", "BackendError", "SearchResult", "SolveResult", "SolverFailed", "Status",
            "get_backend", "list_backends", "DEFAULT_BACKEND"]
 
 DEFAULT_BACKEND = "cadical195"

@@ -27,6 +27,12 @@ class BackendError(Exception):
     """A back end cannot be used (unknown name, not installed, unsupported problem)."""
 
 
+class SolverFailed(BackendError):
+    """A back end was run and failed: an outside solver crashed, exited with
+    a code it should not, or answered something unreadable.  Not the user's
+    input at fault (exit 4, as for a wrong answer), unlike a BackendError."""
+
+
 #: Called with each solution found; returning True stops the search early.
 OnSolution = Callable[[frozenset], Optional[bool]]
 

@@ -40,7 +40,7 @@ from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..encoders.dimacs import build_dimacs, read_answer
 from ..errors import InputError, VerificationError
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, Tally, blocking_clause
+from .base import Backend, BackendError, Deadline, SearchResult, SolverFailed, Tally, blocking_clause
 
 #: solvers that write their model to a result file given as the 2nd argument
 RESULT_FILE_SOLVERS = ("minisat", "minisat2", "minisat22", "glucose", "glucose-syrup", "glucose_static")
@@ -118,23 +118,23 @@ class ExternalBackend(Backend):
         where = res if self.result_file else f"{self.base} output"
         if rc not in (0, 10, 20):
             tail = Path(err_path).read_text(errors="replace").strip().splitlines()[-3:]
-            raise BackendError(f"{self.base} failed with exit code {rc}" + (": " + " | ".join(tail) if tail else ""))
+            raise SolverFailed(f"{self.base} failed with exit code {rc}" + (": " + " | ".join(tail) if tail else ""))
         if not text.strip() and not (Path(out_path).read_text(errors="replace").strip() or self.result_file):
             # a solver that gives up says so ('s UNKNOWN', MiniSat's INDET):
             # silence is no answer at all (not a SAT solver, a wrong option)
-            raise BackendError(f"{self.base} exited with code {rc} and printed nothing: is it a DIMACS SAT solver?")
+            raise SolverFailed(f"{self.base} exited with code {rc} and printed nothing: is it a DIMACS SAT solver?")
         try:
             ans = read_answer(text, where)
         except InputError as e:
-            raise BackendError(f"cannot read {self.base}'s answer: {e}") from None
+            raise SolverFailed(f"cannot read {self.base}'s answer: {e}") from None
         expect = {10: "SAT", 20: "UNSAT"}.get(rc)
         if expect is not None and ans.status != expect:
-            raise BackendError(f"{self.base} exited with {rc} but answered {ans.status}")
+            raise SolverFailed(f"{self.base} exited with {rc} but answered {ans.status}")
         if ans.status == "SAT":
             try:
                 ans.check_range(n_vars, "the CNF given to the solver")
             except InputError as e:
-                raise BackendError(f"{self.base} answered a model outside its input: {e}") from None
+                raise SolverFailed(f"{self.base} answered a model outside its input: {e}") from None
         return ans.status, ans.values, (None if ans.status != "UNKNOWN" else "solver gave up")
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,

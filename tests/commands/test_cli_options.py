@@ -100,8 +100,18 @@ def test_a_solver_that_gives_up_is_not_blamed_on_the_time_limit(cli, tmp_path):
 
 def test_a_program_that_prints_no_answer_is_an_error(cli):
     r = cli("solve", "pentomino-3x20", "-b", "external:/bin/true")  # exits 0 without a word
-    assert (r.code, r.out) == (2, "")
-    assert r.err == "puzzlesat: true exited with code 0 and printed nothing: is it a DIMACS SAT solver?\n"
+    assert (r.code, r.out) == (4, "")  # the solver failed, not the input
+    assert r.err == ("puzzlesat: solver failed: true exited with code 0 and printed nothing: "
+                     "is it a DIMACS SAT solver?\n")
+
+
+def test_a_solver_that_crashes_is_exit_4_not_bad_input(cli, tmp_path):
+    crash = tmp_path / "crash"
+    crash.write_text("#!/bin/sh\necho 'c starting' >&2\nkill -SEGV $$\n")
+    crash.chmod(0o755)
+    r = cli("solve", "pentomino-3x20", "-b", f"external:{crash}", "--json")
+    assert (r.code, r.json()["kind"], r.json()["exit_code"]) == (4, "solver-failed", 4)
+    assert r.json()["error"] == "solver failed: crash failed with exit code -11: c starting"
 
 
 def test_an_area_mismatch_calls_no_solver(cli, tmp_path):
