@@ -21,7 +21,7 @@ import sys
 
 from .backends import BackendError, SolverFailed
 from .encoders.cnf import EncodingError
-from .errors import BuildTimeLimit, InputError, VerificationError
+from .errors import BuildTimeLimit, InputError, UsageError, VerificationError
 
 COMMANDS = ("solve", "count", "info", "list_cmd", "backends_cmd", "export", "decode", "compare", "check")
 
@@ -76,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         return args._run(args)
     except SolverFailed as e:  # the engine, not the input: as for a wrong answer
         return _fail(args, f"puzzlesat: solver failed: {e}", "solver-failed", EXIT_INTERNAL)
+    except UsageError as e:
+        return _fail(args, f"puzzlesat: {e}", "usage", EXIT_BAD_INPUT)
     except (InputError, BackendError, EncodingError) as e:
         if getattr(e, "warnings", ()):
             from .commands.common import warn_ignored

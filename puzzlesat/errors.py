@@ -50,6 +50,12 @@ class InputError(Exception):
         super().__init__(where + message)
 
 
+class UsageError(InputError):
+    """Options that contradict each other (``--json`` and ``-o -`` both on
+    stdout): the command line is at fault, whatever the puzzle (JSON kind
+    ``usage``, as argparse's own errors)."""
+
+
 class VerificationError(Exception):
     """A solution returned by a back end breaks the puzzle's rules."""
 

@@ -29,7 +29,7 @@ import time
 from ..backends import BackendError
 from ..cli import EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_OK, emit_json
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
-from ..errors import InputError
+from ..errors import InputError, UsageError
 
 NAME = "compare"
 HELP = "run the same job on several back ends / encodings and tabulate size, time, count and agreement"
@@ -174,7 +174,7 @@ def _detail(rs, job) -> str:
 
 def run(args) -> int:
     if args.csv == "-" and args.json:
-        raise InputError("--json and --csv without a file would both write to stdout")
+        raise UsageError("--json and --csv without a file would both write to stdout")
     from ..loading import load_puzzle
 
     for inst in args.instances:
@@ -192,11 +192,11 @@ def run(args) -> int:
     for b in backends:  # a PySAT alias and its solver's name (cd195, cadical195) would run it twice
         same = named.setdefault(canonical(b) or b, b)
         if same != b:
-            raise InputError(f"--backends: {same!r} and {b!r} name the same engine")
+            raise UsageError(f"--backends: {same!r} and {b!r} name the same engine")
     encodings = list(ENCODINGS) if args.encodings == ["all"] else args.encodings
     for e in encodings:
         if e not in ENCODINGS:
-            raise InputError(f"--encodings: unknown encoding {e!r}; choose from: {', '.join(ENCODINGS)}")
+            raise UsageError(f"--encodings: unknown encoding {e!r}; choose from: {', '.join(ENCODINGS)}")
     runs = plan(args.instances, backends, encodings, args.job)
     rows = []
     quiet = args.json or args.csv == "-"

@@ -28,7 +28,7 @@ import sys
 from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import HEADER_TAG, Header, falsified, problem_digest, read_answer, read_cnf
-from ..errors import InputError, VerificationError
+from ..errors import InputError, UsageError, VerificationError
 from .common import add_color_option, add_instance, load, warn_ignored
 
 NAME = "decode"
@@ -68,7 +68,7 @@ def _read(path: str) -> str:
 
 def run(args) -> int:
     if args.answer == "-" and args.cnf == "-":
-        raise InputError("the answer and --cnf would both be read from stdin ('-'); give one of them a file")
+        raise UsageError("the answer and --cnf would both be read from stdin ('-'); give one of them a file")
     puzzle, problem = load(args)
     digest = problem_digest(problem)
     apath = "<stdin>" if args.answer == "-" else args.answer

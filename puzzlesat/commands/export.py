@@ -7,7 +7,7 @@ import sys
 from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import build_dimacs, problem_digest
-from ..errors import InputError
+from ..errors import InputError, UsageError
 from .common import add_instance, load, refuse_overwriting
 
 NAME = "export"
@@ -27,9 +27,9 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     if args.output == "-" and args.json:
-        raise InputError("--json and '-o -' would both write to stdout; give -o a file")
+        raise UsageError("--json and '-o -' would both write to stdout; give -o a file")
     if args.encoding is not None and args.format != "dimacs":
-        raise InputError(f"--encoding chooses a CNF encoding; the {args.format} format keeps cardinality "
+        raise UsageError(f"--encoding chooses a CNF encoding; the {args.format} format keeps cardinality "
                          "constraints as they are")
     puzzle, problem = load(args)
     refuse_overwriting("-o", args.output, args.instance, puzzle.path)

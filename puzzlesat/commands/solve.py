@@ -8,7 +8,7 @@ from pathlib import Path
 from .. import jobs
 from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
-from ..errors import InputError
+from ..errors import InputError, UsageError
 from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, load, note, refuse_overwriting, wants_progress)
 
@@ -34,12 +34,12 @@ def run(args) -> int:
     if args.png and render_png is None:  # said before solving, not after
         raise InputError(f"--png: no PNG drawing for {puzzle.family} puzzles; use --svg")
     if args.svg == "-" and args.png == "-":
-        raise InputError("--svg - and --png - would both write to stdout")
+        raise UsageError("--svg - and --png - would both write to stdout")
     drawing_on_stdout = "-" in (args.svg, args.png)
     if drawing_on_stdout and args.json:
-        raise InputError(f"--json and {'--svg' if args.svg == '-' else '--png'} - would both write to stdout")
+        raise UsageError(f"--json and {'--svg' if args.svg == '-' else '--png'} - would both write to stdout")
     if args.svg and args.svg != "-" and args.svg == args.png:
-        raise InputError(f"--svg and --png both write to {args.svg}")
+        raise UsageError(f"--svg and --png both write to {args.svg}")
     for opt, path, suffix in (("--svg", args.svg, ".svg"), ("--png", args.png, ".png")):
         refuse_overwriting(opt, path, args.instance, puzzle.path)
         if path and path != "-" and not path.lower().endswith(suffix):

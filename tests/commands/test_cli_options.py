@@ -307,3 +307,14 @@ def test_the_time_limit_covers_reading_and_compiling(cli, tmp_path, command):
     assert (r.code, r.out, r.err) == (3, "", f"puzzlesat: stopped: {why}\n")
     r = cli(command, str(f), "-t", "0.3", "--json")
     assert (r.code, r.json()) == (3, {"error": f"stopped: {why}", "kind": "time-limit", "exit_code": 3})
+
+
+@pytest.mark.parametrize("args,message", [
+    (("solve", "dominoes-2x4", "--svg", "-"), "--json and --svg - would both write to stdout"),
+    (("export", "dominoes-2x4", "-o", "-"), "--json and '-o -' would both write to stdout; give -o a file"),
+    (("compare", "dominoes-2x4", "-b", "cd195,cadical195"), "--backends: 'cd195' and 'cadical195' name the same engine"),
+])
+def test_options_that_contradict_each_other_are_a_usage_error(cli, args, message):
+    # the command line is at fault, whatever the puzzle: kind "usage", as argparse's own errors
+    r = cli(*args, "--json")
+    assert (r.code, r.json()) == (2, {"error": message, "kind": "usage", "exit_code": 2})
