@@ -831,6 +831,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs, keep_at_most, cluster)
         if unique and len(problem.symmetries) > 1:
             ctr.group = problem.symmetries  # what is kept: one solution per class
+        # the method planned (a Ctrl-C may end the count before it says more)
+        method = "enumerate" if backend.can_enumerate else "model-count"
         try:
             if lister is not None:
                 want = ctr.raw_for(keep_at_most)
@@ -839,8 +841,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                 ctr.keep = False
             known = _known(puzzle, problem) if use_known and not unique and backend.can_enumerate else None
             if unique and len(problem.symmetries) > 1:
-                n, complete = _orbits(ctr, problem, problem.symmetries, limit)
                 method = "symmetry-reduced"
+                n, complete = _orbits(ctr, problem, problem.symmetries, limit)
                 if limit is not None:
                     # the methods count classes in batches (a run's weights, a
                     # Burnside sum) and list raw solutions: they may pass the
@@ -850,14 +852,15 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                         ctr.stopped_by = ctr.stopped_by or "limit"
                     del ctr.solutions[limit:]
             elif known is not None:
+                method = "known-solution-first"
                 n, complete = _count_from_known(ctr, problem, *known, limit,
                                                 may_switch and backend.name != HANDOVER_BACKEND)
-                method = "known-solution-first"
                 if ctr.backend is not backend:
                     choice = (f"{backend.name} found no further solution in {HANDOVER_AFTER:g} s from the known "
                               f"one; {ctr.backend.name}, whose solution hint holds better on large puzzles, "
                               "took over")
             elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend):
+                method = "symmetric-first"
                 found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
                 n, complete = len(found.decoded), found.complete
                 method = "enumerate" if found.how == "search" else found.how
@@ -867,11 +870,9 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             else:
                 r = ctr.run(problem, keep=True, budget=limit)
                 n, complete = r.count, r.complete
-                method = "enumerate" if backend.can_enumerate else "model-count"
         except KeyboardInterrupt:
             n, complete = 0, False
             ctr.stopped_by = "interrupted"
-            method = "interrupted"
     return CountOutcome(n, complete, unique, ctr.backend.name, deadline.elapsed(), ctr.stopped_by,
                         method, None, ctr.solutions, max(ctr.runs, prog.parts_total), len(implied), choice)
 

@@ -413,6 +413,23 @@ class _Stuck(Backend):
         raise AssertionError("not stopped")
 
 
+class _CtrlC(Backend):
+    """Interrupted (Ctrl-C) as soon as it is asked to search."""
+
+    name = "ctrl-c"
+
+    def search(self, problem, **kwargs):
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("unique,method", [(False, "enumerate"), (True, "symmetry-reduced")])
+def test_a_count_interrupted_outside_any_run_keeps_its_method(unique, method):
+    # the Ctrl-C reaches jobs.count itself: the outcome still names the
+    # method that was running (it said "interrupted", as stopped_by does)
+    out = jobs.count(load_puzzle("pentomino-3x20"), _CtrlC(), unique=unique, jobs=1)
+    assert (out.count, out.complete, out.stopped_by, out.method) == (0, False, "interrupted", method)
+
+
 def test_a_split_count_stopped_adds_what_the_running_parts_found():
     # two workers, each stuck in its first part after 7 solutions: the lower
     # bound is their 14, not the 0 of the parts that finished
@@ -434,6 +451,8 @@ def test_ctrl_c_ends_a_count_with_a_labelled_lower_bound(backend, j, interrupted
     assert r.code == 3, r.err
     first = r.out.splitlines()[0]
     assert re.fullmatch(r"at least \d+ solutions?, incomplete \(interrupted \(Ctrl-C\)\)", first), r.out
+    # the summary names the method that ran, not "interrupted" again
+    assert re.fullmatch(rf"{backend}, enumerate, \d+ implied constraints added, [0-9.]+ s", r.out.splitlines()[1]), r.out
     assert "Traceback" not in r.err
 
 
