@@ -84,7 +84,11 @@ def run(args) -> int:
     if args.json:
         emit_json({
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
-            "count": None if no_count else out.count, "unique": args.unique, "complete": out.complete,
+            # "unique" is the --unique option (counted up to symmetry), kept for
+            # scripts that read it; "up_to_symmetry" says the same plainly, next
+            # to "verdict", which says whether the puzzle's solution is unique
+            "count": None if no_count else out.count, "unique": args.unique, "up_to_symmetry": args.unique,
+            "complete": out.complete,
             "stopped_by": out.stopped_by, "backend": out.backend, "backend_choice": choice,
             "method": out.method,
             "seconds": round(out.seconds, 6), "symmetries": len(problem.symmetries),

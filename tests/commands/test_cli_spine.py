@@ -30,8 +30,12 @@ def test_count_json_unique(cli):
     r = cli("count", "pentomino-3x20", "--unique", "--json")
     assert r.code == 0, r.err
     d = r.json()
-    assert {k: d[k] for k in ("count", "unique", "complete")} == {"count": 2, "unique": True, "complete": True}
+    assert {k: d[k] for k in ("count", "up_to_symmetry", "unique", "complete")} == {
+        "count": 2, "up_to_symmetry": True, "unique": True, "complete": True}
     assert isinstance(d["backend"], str) and isinstance(d["seconds"], float)
+    # up_to_symmetry is the option; verdict is about the puzzle's solutions
+    d = cli("count", "letter-p", "--limit", "2", "--json").json()
+    assert (d["up_to_symmetry"], d["verdict"]) == (False, "unique")
 
 
 def test_count_limit_is_incomplete_with_exit_3(cli):
