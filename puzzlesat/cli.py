@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     global _json_written, _argv
     _json_written = False
+    _said.clear()
     _argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -107,11 +108,21 @@ def _fail(args, message: str, kind: str, code: int) -> int:
 
 
 _json_written = False
+#: the warnings and notes this run printed on stderr (for --json's "warnings")
+_said: list[str] = []
+
+
+def say(message: str) -> None:
+    """A warning or note on stderr; a --json object repeats it under "warnings"."""
+    print(message, file=sys.stderr)
+    _said.append(message.removeprefix("puzzlesat: "))
 
 
 def emit_json(obj) -> None:
     global _json_written
     _json_written = True
+    if _said and isinstance(obj, dict) and "warnings" not in obj:
+        obj = {**obj, "warnings": list(_said)}
     json.dump(obj, sys.stdout, indent=None, default=str)
     sys.stdout.write("\n")
 

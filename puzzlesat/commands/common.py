@@ -170,7 +170,9 @@ def backend_for(args, problem, job):
 
 
 def note(msg: str) -> None:
-    print(msg, file=sys.stderr)
+    from ..cli import say  # (cli imports the commands)
+
+    say(msg)
 
 
 def add_goal_option(p) -> None:

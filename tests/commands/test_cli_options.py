@@ -318,3 +318,22 @@ def test_options_that_contradict_each_other_are_a_usage_error(cli, args, message
     # the command line is at fault, whatever the puzzle: kind "usage", as argparse's own errors
     r = cli(*args, "--json")
     assert (r.code, r.json()) == (2, {"error": message, "kind": "usage", "exit_code": 2})
+
+
+def test_json_carries_the_warnings_said_on_stderr(cli, tmp_path):
+    f = tmp_path / "k.non"
+    f.write_text("width 2\nheight 1\ncolour red\nrows\n1\ncolumns\n1\n0\n")
+    warning = f"warning: {f}:3: unknown key 'colour' ignored (a misspelling of 'color'?)"
+    r = cli("solve", f, "--json")
+    assert (r.code, r.err, r.json()["warnings"]) == (0, f"puzzlesat: {warning}\n", [warning])
+    # a failure's object too: the warnings came before the error
+    b = tmp_path / "w.box"
+    b.write_text("# titel: x\nBOX / 2 * x\n")
+    r = cli("solve", b, "--json")
+    assert r.code == 2
+    assert r.json() == {"error": f"{b}:2: BOX sizes must be whole numbers separated by '*', got '2 * x'",
+                        "kind": "bad-input", "exit_code": 2,
+                        "warnings": [f"warning: {b}:1: unknown comment key 'titel' read as a comment "
+                                     "(a misspelling of 'title'?)"]}
+    # and none when nothing was said
+    assert "warnings" not in cli("solve", "dominoes-2x4", "--json").json()
