@@ -111,6 +111,7 @@ BOX_PIECES = {
     "O": [(0, 0), (0, 1), (1, 0), (1, 1)],
     "V": [(0, 0), (1, 0), (1, 1)],
     "I": [(0, 0), (1, 0), (2, 0)],
+    "M": [(0, 0)],
     # one-sided pieces (rotations only): the L tetromino and its mirror J
     "Ls": [(0, 0), (1, 0), (2, 0), (2, 1)],
     "Js": [(0, 1), (1, 1), (2, 1), (2, 0)],
@@ -133,6 +134,12 @@ CASES = [
     (4, 5, (), {"Ls": 2, "Js": 2, "O": 1}),          # 16: 4 (8)
     (4, 4, (), {"Ls": 2, "Js": 1, "D": 2}),          # unequal counts: the rotations only (28: 7)
     (3, 4, (), {"Ls": 2, "D": 2}),                   # no mirror piece: the rotations only (13: 8)
+    # a strip: the mirror across its length moves no cell, the half turn
+    # acts as the mirror along it; each symmetry must count once
+    (1, 12, (), {"M": 3, "I": 3}),                   # 20 tilings, 10 classes (the views method said 9)
+    (1, 12, (), {"D": 3, "I": 2}),                   # 10: 6 (the views method raised "32/3")
+    # holes are part of the picture: the free 3x3 square's 8 symmetries are not the board's 2
+    (3, 4, ((0, 0), (1, 0), (2, 0)), {"I": 1, "V": 2}),  # 8 tilings, 4 classes (it said 1)
 ]
 
 
@@ -229,6 +236,28 @@ def test_keep_at_most_lists_that_many_and_counts_all(backend):
     if backend == "ganak":  # a counter lists nothing by itself
         with pytest.raises(BackendError, match="only counts; it cannot list solutions"):
             jobs.count(puzzle, get_backend(backend), keep=True)
+
+
+def test_a_flat_box_counts_each_symmetry_once():
+    # the 1 x 3 x 4 box is the 3 x 4 rectangle: the same tilings, and its 8
+    # maps act on the cells as the rectangle's 4 symmetries (a map that moves
+    # no cell differently from another is the same one)
+    pieces = "ELEMENT / (D) (1, 1, 1), (1, 1, 2)\n" * 3 + "ELEMENT / (L) (1, 1, 1), (1, 2, 1), (1, 2, 2)\n" * 2
+    flat = load_box("BOX / 1 * 3 * 4\n" + pieces, "flat.box")
+    plane = load_box("BOX / 3 * 4\n" + pieces.replace("(1, 1, ", "(1, ").replace("(1, 2, ", "(2, "), "plane.box")
+    assert len(flat.compile().symmetries) == len(plane.compile().symmetries) == 4
+    tilings = brute_tilings(3, 4, set(), {"D": (BOX_PIECES["D"], 3), "V": (BOX_PIECES["V"], 2)})
+    for unique, expected in ((False, len(tilings)), (True, brute_orbits(tilings, 3, 4, ()))):
+        counts = {jobs.count(p, get_backend(b), unique=unique).count for p in (flat, plane) for b in ("exact", "ganak")}
+        assert counts == {expected}
+    assert (len(tilings), brute_orbits(tilings, 3, 4, ())) == (40, 12)
+
+
+def test_a_board_the_fixed_pieces_fill_has_the_identity_for_symmetry():
+    t = load_box("BOX / 1 * 5\nRESERVE / (*) (1, 1), (1, 5)\nRESERVE / (I) (1, 2), (1, 3), (1, 4)\n"
+                 "ELEMENT / (I) (1, 1), (1, 2), (1, 3)\n", "full.box")
+    assert t.compile().symmetries == [{}]
+    assert (jobs.count(t, get_backend("exact"), unique=True).count, jobs.count(t, get_backend("exact")).count) == (1, 1)
 
 
 def test_brute_force_itself_on_known_numbers():
