@@ -46,19 +46,28 @@ def main() -> None:
     if args.child:
         child(args.puzzle, json.loads(args.options[0]))
         return
-    print("| options | result | CPU s |")
+    run_table(__file__, args.puzzle, args.options, args.timeout, "options",
+              check=json.loads)  # a malformed one fails here, not in the child
+
+
+def run_table(script: str, puzzle: str, runs: list[str], timeout: float, label: str, check=None) -> None:
+    """Each run in its own process (``script --child PUZZLE RUN``, which prints
+    one JSON line with ``result`` and ``cpu``), killed at ``timeout`` wall
+    seconds; one markdown table row per run.  ``check(run)`` is called just
+    before it is started.  Shared with benchmarks/other_solvers.py."""
+    print(f"| {label} | result | CPU s |")
     print("|---|---|---|")
-    for opt in args.options:
-        json.loads(opt)  # a malformed one fails here, not in the child
+    for run in runs:
+        if check is not None:
+            check(run)
         try:
-            p = subprocess.run([sys.executable, __file__, "--child", args.puzzle, opt], capture_output=True,
-                               text=True, timeout=args.timeout)
+            p = subprocess.run([sys.executable, script, "--child", puzzle, run], capture_output=True,
+                               text=True, timeout=timeout)
             r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else None
             cell = f"{r['result']} | {r['cpu']:.1f}" if r else f"error | {p.stderr.strip()[-200:]}"
         except subprocess.TimeoutExpired:
-            cell = f"no result | > {args.timeout:g} wall"
-        print(f"| `{opt}` | {cell} |", flush=True)
-
+            cell = f"no result | > {timeout:g} wall"
+        print(f"| `{run}` | {cell} |", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import time
 
 
@@ -90,18 +88,9 @@ def main() -> None:
     if args.child:
         child(args.puzzle, args.engines[0])
         return
-    print("| engine | result | CPU s |")
-    print("|---|---|---|")
-    for engine in args.engines:
-        try:
-            p = subprocess.run([sys.executable, __file__, "--child", args.puzzle, engine], capture_output=True,
-                               text=True, timeout=args.timeout)
-            r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else None
-            cell = f"{r['result']} | {r['cpu']:.1f}" if r else f"error | {p.stderr.strip()[-200:]}"
-        except subprocess.TimeoutExpired:
-            cell = f"no result | > {args.timeout:g} wall"
-        print(f"| `{engine}` | {cell} |", flush=True)
+    from cadical_options import run_table  # (this directory is on the path when run as a script)
 
+    run_table(__file__, args.puzzle, args.engines, args.timeout, "engine")
 
 if __name__ == "__main__":
     main()
