@@ -10,6 +10,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..cli import say as note  # a warning or note on stderr, repeated in --json's warnings
 from ..errors import BuildTimeLimit, InputError
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
 from ..jobs import pick_backend
@@ -168,11 +169,6 @@ def refuse_overwriting(option: str, out: str | None, *inputs: str | None) -> Non
 def backend_for(args, problem, job):
     return pick_backend(problem, args.backend, job, args.encoding)
 
-
-def note(msg: str) -> None:
-    from ..cli import say  # (cli imports the commands)
-
-    say(msg)
 
 
 def add_goal_option(p) -> None:
