@@ -57,7 +57,7 @@ from .backends import Backend, BackendError, SearchResult, SolveResult, Status, 
 from .backends import base as backend_base
 from .backends.base import Deadline, blocking_clause
 from .errors import VerificationError
-from .problem import AtMostOne, Clause, ExactlyOne, Problem, equalities
+from .problem import AtMostOne, Clause, ExactlyOne, Problem, distinct_permutations, equalities
 from .puzzle import Puzzle
 
 DEFAULT_SOLVE_BACKEND = "cadical195"
@@ -211,8 +211,7 @@ def _subspaces(group: list[dict[int, int]]) -> list[tuple[str, list[Clause]]]:
     found without composing whole permutations: a 200x200 nonogram's eight
     symmetries move 40,000 variables, and composing them whole took seconds
     before the first search, outside any time limit."""
-    # the same map may come twice (a mirror of a one-row box is the identity)
-    group = list({frozenset(g.items()): g for g in group}.values())
+    group = distinct_permutations(group)  # as Problem promises; a caller's list may not
     base: list[int] = []
     moved = sorted({v for g in group for v in g})
 

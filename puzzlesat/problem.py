@@ -104,7 +104,8 @@ class Problem:
     ``symmetries``: permutations of the primary variables that map solutions
     to solutions, each a dict ``var -> var`` (variables it fixes may be
     omitted).  They generate nothing: the list holds the whole group, identity
-    included, so that Burnside's lemma can average over it.
+    included, each element once (:func:`distinct_permutations`), so that
+    Burnside's lemma can average over it and the views method weigh by it.
 
     ``fixed_weight``: every solution makes the same number of primary
     variables true (true of exact covers and of nonograms), so blocking the
@@ -225,4 +226,17 @@ def equalities(perm: dict[int, int]) -> list[Clause]:
         if a != b:
             out.append(Clause((-a, b)))
             out.append(Clause((a, -b)))
+    return out
+
+
+def distinct_permutations(perms: Iterable[dict]) -> list[dict]:
+    """Each permutation once, in order: two maps that move every point alike
+    (the turns of a flat 1 x 3 x 4 box; a mirror of a one-row grid and the
+    identity) are one symmetry.  Points a map fixes may be listed or not."""
+    seen, out = set(), []
+    for g in perms:
+        key = frozenset((a, b) for a, b in g.items() if a != b)
+        if key not in seen:
+            seen.add(key)
+            out.append(g)
     return out

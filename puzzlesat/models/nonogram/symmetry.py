@@ -14,6 +14,8 @@ symmetric-first search (jobs) looks for a picture they fix first.
 
 from __future__ import annotations
 
+from ...problem import distinct_permutations
+
 Point = tuple[int, int]
 
 
@@ -50,10 +52,8 @@ def clue_symmetries(rows, cols) -> list[dict[Point, Point]]:
             return (rr + r0, cc + c0)
 
         if all(clue_of.get(tuple(g(p) for p in cells)) == _norm(clue) for clue, cells in lines):
-            perm = {p: g(p) for _, cells in lines[: h] for p in cells if g(p) != p}
-            if perm not in out:  # on a one-row box the mirror top-bottom is the identity
-                out.append(perm)
-    return out
+            out.append({p: g(p) for _, cells in lines[: h] for p in cells if g(p) != p})
+    return distinct_permutations(out)  # on a one-row box the mirror top-bottom is the identity
 
 
 def _norm(clue) -> tuple[int, ...]:

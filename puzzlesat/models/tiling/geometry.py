@@ -75,9 +75,11 @@ def placements(lattice: Lattice, board: frozenset[Point], shapes: list[Shape]) -
     return out
 
 
-def board_symmetries(lattice: Lattice, board: frozenset[Point]) -> list[tuple[Matrix, Point]]:
+def board_symmetries(lattice: Lattice, board: frozenset[Point],
+                     holes: frozenset[Point] = frozenset()) -> list[tuple[Matrix, Point]]:
     """Affine maps x -> M x + t (M in the full point group) taking the board
-    onto itself, identity first."""
+    onto itself and the holes onto the holes (they are part of the picture),
+    identity first."""
     out = []
     if not board:
         return out
@@ -87,7 +89,7 @@ def board_symmetries(lattice: Lattice, board: frozenset[Point]) -> list[tuple[Ma
         t = sub(lo, min(image))
         if not lattice.is_translation(t):
             continue
-        if all(add(p, t) in board for p in image):
+        if all(add(p, t) in board for p in image) and all(add(apply(m, p), t) in holes for p in holes):
             out.append((m, t))
     return out
 

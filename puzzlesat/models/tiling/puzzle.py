@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ...errors import VerificationError
-from ...problem import Clause, Problem
+from ...problem import Clause, Problem, distinct_permutations
 from ...puzzle import Puzzle
 from . import render
 from .geometry import Shape, apply_affine, board_symmetries, normalize, orientations, placements
@@ -144,7 +144,8 @@ class Tiling(Puzzle):
     def _symmetries(self, prob: Problem) -> list[dict[int, int]]:
         """The board symmetries that map every solution to a solution, as
         permutations of placement variables, each once.  A symmetry maps the
-        free cells onto themselves and the holes onto the holes.
+        free cells onto themselves and the holes onto the holes
+        (geometry.board_symmetries).
 
         A symmetry g moves a placement of piece p to cells that piece g(p)
         covers: p itself for a free piece or a one-sided piece that is its
@@ -168,12 +169,8 @@ class Tiling(Puzzle):
         orients = {p.name: self.orientations_of(p) for p in self.pieces}
         by_orients = {frozenset(o): p for p, o in zip(self.pieces, orients.values())}
         board = sorted(self.board)
-        holes = frozenset(self.holes)
         out = []
-        seen = set()
-        for g in board_symmetries(self.lattice, self.board):
-            if holes and frozenset(apply_affine(g, holes)) != holes:
-                continue  # the holes are part of the picture (docs/toml-format.md)
+        for g in board_symmetries(self.lattice, self.board, self.holes):
             swap = {}
             for p in self.pieces:
                 q = by_orients.get(frozenset(normalize(self.lattice, apply_affine(g, o)) for o in orients[p.name]))
@@ -191,14 +188,11 @@ class Tiling(Puzzle):
                         if w != v:
                             perm[v] = w
                     else:
-                        # a map that moves no cell differently from another (the
-                        # turns of a flat 1 x 3 x 4 box) is the same symmetry:
-                        # listed twice, the views method miscounted
-                        key = frozenset(perm.items())
-                        if key not in seen:
-                            seen.add(key)
-                            out.append(perm)
-        return out or [{}]  # the identity, even with no free cell left
+                        out.append(perm)
+        # a map that moves no cell differently from another (the turns of a
+        # flat 1 x 3 x 4 box) is the same symmetry: listed twice, the views
+        # method miscounted; the identity stays, even with no free cell left
+        return distinct_permutations(out) or [{}]
 
     # ------------------------------------------------------------- decoding
     def decode(self, problem: Problem, assignment: frozenset) -> TilingSolution:
