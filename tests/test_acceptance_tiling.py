@@ -207,6 +207,15 @@ def test_one_sided_lines_add_up():
     t = load_box("# one-sided: A\n# one-sided: B\nBOX / 2 * 4\nELEMENT / (A) (1, 1), (2, 1), (2, 2)\n"
                  "ELEMENT / (B) (1, 1), (1, 2)\n", "f.box")
     assert [(p.name, p.one_sided) for p in t.pieces] == [("A", True), ("B", True)]
+    assert t.ignored == ()
+
+
+def test_a_name_repeated_in_one_sided_is_said():
+    t = load_box("# one-sided: A A\n# one-sided: B A\nBOX / 2 * 4\nELEMENT / (A) (1, 1), (2, 1), (2, 2)\n"
+                 "ELEMENT / (B) (1, 1), (1, 2)\n", "f.box")
+    assert [(p.name, p.one_sided) for p in t.pieces] == [("A", True), ("B", True)]
+    assert t.ignored == ("f.box:1: '# one-sided:' names A again (first on this line); read once",
+                         "f.box:2: '# one-sided:' names A again (first at line 1); read once")
 
 
 # ------------------------------------------------ 5. sets on the line

@@ -113,6 +113,10 @@ def _load(text: str, path: str, warnings: list[str]):
                 raise InputError(f"'# {key}:' {shorten(repr(value))} holds {control}", path, no)
             if key == "one-sided":  # names add up, line by line
                 for name in value.split():
+                    if name in one_sided:
+                        where = "on this line" if one_sided[name] == no else f"at line {one_sided[name]}"
+                        warnings.append(f"{path}:{no}: '# one-sided:' names {shorten(name)} again "
+                                        f"(first {where}); read once")
                     one_sided.setdefault(name, no)
                 continue
             if key in meta:
