@@ -10,6 +10,15 @@ seconds of the solve (building the CNF excluded).  The CNF is the one
 
 Option names and values: https://github.com/arminbiere/cadical/blob/master/src/options.hpp
 (PySAT's ``configure`` accepts a misspelt name without a word: check them).
+
+Keys starting with ``+`` are not CaDiCaL's but change what it is given (nonograms):
+
+- ``"+bands": "columns" | "rows" | "both"``: for every k, the number of black
+  cells in columns (rows) 0..k-1, which the clues give, as a cardinality
+  equality in CNF (``"+card": "totalizer"`` (default) or ``"seqcounter"``);
+- ``"+phases": "marginals"``: each cell's initial phase black when, averaged
+  over its row and its column, more than half of the line's placements make
+  it black (PySAT's ``set_phases``).
 """
 
 from __future__ import annotations
@@ -27,13 +36,91 @@ def child(puzzle_path: str, options: dict) -> None:
     from puzzlesat.encoders.cnf import encode_cnf
     from puzzlesat.loading import load_puzzle
 
-    cnf = encode_cnf(load_puzzle(puzzle_path).compile())
-    s = Cadical195(bootstrap_with=cnf.clauses)
+    extras = {k: options.pop(k) for k in list(options) if k.startswith("+")}
+    puzzle = load_puzzle(puzzle_path)
+    problem = puzzle.compile()
+    clauses = list(encode_cnf(problem).clauses)
+    if extras:
+        clauses, phases = nonogram_extras(puzzle, problem, clauses, extras)
+    s = Cadical195(bootstrap_with=clauses)
     if options:
         s.configure(options)
+    if extras.get("+phases"):
+        s.set_phases(phases)
     t = time.process_time()
     sat = s.solve()
     print(json.dumps({"result": "SAT" if sat else "UNSAT", "cpu": round(time.process_time() - t, 2)}))
+
+
+def nonogram_extras(puzzle, problem, clauses, extras):
+    """The CNF with the ``+`` keys' additions, and the initial phases."""
+    from pysat.card import CardEnc, EncType
+
+    from puzzlesat.models.nonogram.puzzle import Cell
+
+    unknown = set(extras) - {"+bands", "+card", "+phases"}
+    if unknown:
+        raise SystemExit(f"unknown key(s) {sorted(unknown)}")
+    cell = {}
+    for v in problem.primary:
+        m = problem.meaning(v)
+        cell[m.row, m.col] = v
+    W, H = puzzle.width, puzzle.height
+    top = max((abs(x) for c in clauses for x in c), default=0)
+    enc = {"totalizer": EncType.totalizer, "seqcounter": EncType.seqcounter}[extras.get("+card", "totalizer")]
+    bands = extras.get("+bands")
+    sides = {"columns": ("columns",), "rows": ("rows",), "both": ("columns", "rows"), None: ()}[bands]
+    for side in sides:
+        n = W if side == "columns" else H
+        for k in range(1, n):
+            if side == "columns":
+                lits = [cell[r, c] for c in range(k) for r in range(H)]
+                total = sum(sum(puzzle.cols[c]) for c in range(k))
+            else:
+                lits = [cell[r, c] for r in range(k) for c in range(W)]
+                total = sum(sum(puzzle.rows[r]) for r in range(k))
+            e = CardEnc.equals(lits=lits, bound=total, top_id=top, encoding=enc)
+            clauses += e.clauses
+            top = max(top, e.nv)
+    phases = []
+    if extras.get("+phases") == "marginals":
+        rows = [black_share(puzzle.rows[r], W) for r in range(H)]
+        cols = [black_share(puzzle.cols[c], H) for c in range(W)]
+        phases = [cell[r, c] if rows[r][c] + cols[c][r] > 1 else -cell[r, c] for r in range(H) for c in range(W)]
+    elif extras.get("+phases"):
+        raise SystemExit(f"unknown +phases {extras['+phases']!r}")
+    return clauses, phases
+
+
+def black_share(clue, n: int) -> list[float]:
+    """For each cell of a line of ``n`` cells, the share of the clue's
+    placements that make it black."""
+    k = len(clue)
+    if k == 0:
+        return [0.0] * n
+    # after[j][p]: ways to place blocks j.. with block j starting at p or later
+    after = [[0] * (n + 2) for _ in range(k + 1)]
+    after[k] = [1] * (n + 2)
+    for j in range(k - 1, -1, -1):
+        for p in range(n - clue[j], -1, -1):
+            after[j][p] = after[j][p + 1] + after[j + 1][min(p + clue[j] + 1, n + 1)]
+    # before[j][s]: ways to place blocks ..j-1 so that block j may start at s
+    before = [[1] * (n + 2)] + [[0] * (n + 2) for _ in range(k)]
+    for j in range(1, k + 1):
+        run, b = 0, clue[j - 1]
+        for s in range(n + 2):
+            t = s - b - 1  # the latest start of block j-1 that leaves a gap before s
+            if t >= 0:
+                run += before[j - 1][t]
+            before[j][s] = run
+    total = after[0][0]
+    black = [0] * n
+    for j in range(k):
+        for s in range(n - clue[j] + 1):
+            w = before[j][s] * after[j + 1][min(s + clue[j] + 1, n + 1)]
+            for i in range(s, s + clue[j]):
+                black[i] += w
+    return [b / total for b in black]
 
 
 def main() -> None:
