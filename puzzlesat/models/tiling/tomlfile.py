@@ -353,7 +353,7 @@ class _Reader:
         return drawn
 
     def _cell_list(self, lattice: Lattice, value, where: tuple, what: str) -> list[Point]:
-        if not isinstance(value, list) or not value:
+        if not isinstance(value, list) or (not value and what != "holes"):  # holes = []: none
             self.fail(f"{what} must be a list of cells, e.g. [[1, 1], [1, 2]]; got {_echo(value)}", *where)
         out = []
         short_ok = isinstance(lattice, CubicLattice) and what == "cells"

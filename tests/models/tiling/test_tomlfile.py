@@ -36,6 +36,14 @@ def _error(text: str) -> str:
 
 # ------------------------------------------------------------------ boards
 
+def test_an_empty_holes_list_means_no_holes_but_a_piece_needs_cells():
+    t = _load('lattice = "hex"\n[board]\nsize = [3, 2]\nholes = []\n[[pieces]]\nset = "dihexes"\ncount = 3\n')
+    assert len(t.board) == 6 and t.holes == set()
+    r = jobs.count(t, get_backend("exact"))
+    assert (r.count, r.complete) == (3, True)  # the three dihexes' 3 tilings of the 3x2 rhombus
+    assert _error('[board]\nsize = [2, 2]\n[[pieces]]\nname = "X"\ncells = []\n') == (
+        "t.toml:5: cells must be a list of cells, e.g. [[1, 1], [1, 2]]; got []")
+
 def test_square_size_board_with_holes_and_expected_counts():
     t = _load('title = "x"\nsource = "y"\n[board]\nsize = [3, 4]\nholes = [[1, 1], [3, 4]]\n'
               '[[pieces]]\nset = "dominoes"\ncount = 5\n[expected]\ncount = 7\nunique = 2\n')
