@@ -36,12 +36,16 @@ def run(args) -> int:
     stats = problem.stats()
     if args.json:
         emit_json({"instance": args.instance, "title": puzzle.title, "family": puzzle.family,
-                   **fam, "problem": stats, "cnf": sizes, "area_mismatch": _mismatch(puzzle)})
+                   **fam, "problem": stats, "cnf": sizes, "area_mismatch": _mismatch(puzzle),
+                   "no_solution": puzzle.precheck()})
         return EXIT_OK
     print(puzzle.title or args.instance)
     if "pieces" in fam:
+        kept = fam.get("piece_symmetries")
         print(f"{fam.get('lattice', '')} board, {fam.get('board_cells')} cells to cover, "
-              f"{fam.get('board_symmetries')} board symmetries")
+              f"{plural(fam.get('board_symmetries'), 'board symmetry', 'board symmetries')}"
+              + (f" ({kept} of them also map the set of pieces onto itself)"
+                 if kept is not None and kept != fam.get("board_symmetries") else ""))
         print(f"{'piece':<8}{'count':>6}{'cells':>6}{'orientations':>14}{'placements':>12}")
         for p in fam["pieces"]:
             print(f"{p['name']:<8}{p['count']:>6}{p['cells']:>6}{p['orientations']:>14}{p['placements']:>12}")
@@ -52,9 +56,9 @@ def run(args) -> int:
     else:
         for k, v in fam.items():
             print(f"{k}: {_text(v)}")
-    mm = _mismatch(puzzle)
-    if mm:
-        print(f"no solution possible: {mm}")
+    why = puzzle.precheck()
+    if why:
+        print(f"no solution possible: {why}")
     print(f"\nproblem: {plural(stats['variables'], 'variable')} ({stats['primary']} primary), constraints: "
           + ", ".join(plural(n, CONSTRAINT_NAMES.get(k, k)) for k, n in stats["constraints"].items()))
     rows = sizes

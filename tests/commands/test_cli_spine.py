@@ -109,6 +109,41 @@ def test_info_table_and_json(cli):
     assert "F" in r.out and "orientations" in r.out and "pairwise" in r.out
 
 
+
+def test_info_counts_the_board_symmetries_and_says_why_there_is_no_solution(cli, tmp_path):
+    # a piece that fits nowhere has no placements: the board still has its 4
+    # symmetries, and info says what solve would (it said "1 board
+    # symmetries" and nothing about the piece)
+    f = tmp_path / "nofit.toml"
+    f.write_text('[board]\nsize = [2, 3]\n[[pieces]]\nname = "I6"\n'
+                 'cells = [[1,1],[1,2],[1,3],[1,4],[1,5],[1,6]]\n')
+    r = cli("info", f)
+    assert r.code == 0 and r.out.splitlines()[1] == "square board, 6 cells to cover, 4 board symmetries"
+    assert f"no solution possible: piece I6 ({f}:3) fits nowhere on the board" in r.out.splitlines()
+    d = cli("info", f, "--json").json()
+    assert (d["board_symmetries"], d["piece_symmetries"]) == (4, 4)
+    assert d["no_solution"] == f"piece I6 ({f}:3) fits nowhere on the board" and d["area_mismatch"] is None
+    # two one-sided L (no J): the reflections do not map the pieces onto pieces
+    f = tmp_path / "l2.toml"
+    f.write_text('[board]\nsize = [2, 4]\n[[pieces]]\nname = "L"\ncells = [[1,1],[2,1],[2,2],[2,3]]\n'
+                 'one_sided = true\ncount = 2\n')
+    assert cli("info", f).out.splitlines()[1] == (
+        "square board, 8 cells to cover, 4 board symmetries (2 of them also map the set of pieces onto itself)")
+    d = cli("info", f, "--json").json()
+    assert (d["board_symmetries"], d["piece_symmetries"], d["no_solution"]) == (4, 2, None)
+    assert cli("count", f, "--unique", "--json").json()["symmetries"] == 2
+    # a flat box: its 1 x 3 x 4 turns move the cells as the 3 x 4 rectangle's 4 do
+    assert cli("info", "pentomino-2x5x6", "--json").json()["board_symmetries"] == 8
+    f = tmp_path / "flat.toml"
+    f.write_text('lattice = "cubic"\n[board]\nsize = [1, 3, 4]\n[[pieces]]\nset = "dominoes"\ncount = 6\n')
+    assert cli("info", f, "--json").json()["board_symmetries"] == 4
+    # a nonogram whose clues ask for different numbers of black cells
+    f = tmp_path / "sums.nin"
+    f.write_text("2 2\n1\n1\n2\n2\n")
+    r = cli("info", f)
+    assert r.code == 0 and ("no solution possible: the row clues ask for 2 black cells but the column "
+                            "clues for 4, so no picture satisfies both") in r.out.splitlines()
+
 def test_info_text_reads_as_text(cli):
     lines = cli("info", "dancer").out.splitlines()
     assert "has_goal: yes" in lines

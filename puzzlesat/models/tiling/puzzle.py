@@ -161,15 +161,35 @@ class Tiling(Puzzle):
         4D box's 1.5 s compile (benchmarks/compile_times.py)."""
         # a piece fixed in place is part of the picture: a symmetry must map
         # the fixed pieces onto fixed pieces of their image pieces, not just the free cells
-        fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
         by_cells = {}
         for v in prob.primary:
             m: Place = prob.meaning(v)
             by_cells[(m.piece, m.cells)] = v
-        orients = {p.name: self.orientations_of(p) for p in self.pieces}
-        by_orients = {frozenset(o): p for p, o in zip(self.pieces, orients.values())}
         board = sorted(self.board)
         out = []
+        for g, swap in self._piece_symmetries():
+            image = dict(zip(board, (apply_affine(g, (c,))[0] for c in board)))
+            perm = {}
+            for (piece, cells), v in by_cells.items():
+                w = by_cells.get((swap[piece], tuple(sorted([image[c] for c in cells]))))
+                if w is None:
+                    break
+                if w != v:
+                    perm[v] = w
+            else:
+                out.append(perm)
+        # a map that moves no cell differently from another (the turns of a
+        # flat 1 x 3 x 4 box) is the same symmetry: listed twice, the views
+        # method miscounted; the identity stays, even with no free cell left
+        return distinct_permutations(out) or [{}]
+
+    def _piece_symmetries(self):
+        """The board symmetries g that map the pieces onto pieces of the same
+        count, with ``swap`` (piece name -> the name of its image piece), and
+        the fixed pieces onto fixed pieces, as ``(g, swap)``."""
+        fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
+        orients = {p.name: self.orientations_of(p) for p in self.pieces}
+        by_orients = {frozenset(o): p for p, o in zip(self.pieces, orients.values())}
         for g in board_symmetries(self.lattice, self.board, self.holes):
             swap = {}
             for p in self.pieces:
@@ -179,20 +199,12 @@ class Tiling(Puzzle):
                 swap[p.name] = q.name
             else:
                 if all((swap.get(n, n), apply_affine(g, c)) in fixed for n, c in self.fixed):
-                    image = dict(zip(board, (apply_affine(g, (c,))[0] for c in board)))
-                    perm = {}
-                    for (piece, cells), v in by_cells.items():
-                        w = by_cells.get((swap[piece], tuple(sorted([image[c] for c in cells]))))
-                        if w is None:
-                            break
-                        if w != v:
-                            perm[v] = w
-                    else:
-                        out.append(perm)
-        # a map that moves no cell differently from another (the turns of a
-        # flat 1 x 3 x 4 box) is the same symmetry: listed twice, the views
-        # method miscounted; the identity stays, even with no free cell left
-        return distinct_permutations(out) or [{}]
+                    yield g, swap
+
+    def _distinct_cell_maps(self, maps) -> int:
+        """How many of these board symmetries move the free cells differently."""
+        board = sorted(self.board)
+        return len({tuple(apply_affine(g, (c,))[0] for c in board) for g in maps}) or 1
 
     # ------------------------------------------------------------- decoding
     def decode(self, problem: Problem, assignment: frozenset) -> TilingSolution:
@@ -320,7 +332,11 @@ class Tiling(Puzzle):
                 for p in self.pieces
             ],
             "fixed": [{"name": n, "cells": [[x + 1 for x in c] for c in cells]} for n, cells in self.fixed],
-            "board_symmetries": len(problem.symmetries),
+            # the board's own (holes included), and those the pieces keep
+            # too (a one-sided L with no J keeps the turns only)
+            "board_symmetries": self._distinct_cell_maps(
+                board_symmetries(self.lattice, self.board, self.holes)),
+            "piece_symmetries": self._distinct_cell_maps(g for g, _ in self._piece_symmetries()),
             "implied_count": implied.name if implied is not None else None,
             "notes": notes,
         }
