@@ -162,6 +162,11 @@ def test_copies_that_cannot_alternate_are_reported(tmp_path, cli):
         "dDD", "dD", " D",
         "note: touching copies of D2 look alike in places (two cases cannot always keep them apart); "
         "SVG drawings (solve --svg) outline every copy"]
+    # --json says it too, beside its rows (it said nothing)
+    f.write_text('[board]\nsize = [3, 3]\nholes = [[2, 3], [3, 1], [3, 3]]\n[[pieces]]\nset = "dominoes"\ncount = 3\n')
+    d = cli("solve", f, "-b", "exact", "--json").json()["solution"]
+    assert (d["rows"], d["look_alike"]) == (["dDD", "dD*", "*D*"], ["D2"])
+    assert cli("solve", "pentomino-6x10", "--json").json()["solution"]["look_alike"] == []
 
 
 # ------------------------------------------------ 2. a title by default

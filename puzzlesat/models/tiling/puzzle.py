@@ -309,6 +309,9 @@ class Tiling(Puzzle):
         if self.lattice.name == "square" and self.dims:
             out["rows"] = render.drawing(self, solution, False).splitlines()
             out["glyphs"] = render.glyphs_for(self).first
+            # pieces two touching copies of which share a glyph in ``rows``
+            # (the text's note): the placements tell them apart
+            out["look_alike"] = render.look_alike(self, solution)
         return out
 
     def info(self, problem: Problem) -> dict:

@@ -311,11 +311,17 @@ def text(puzzle, solution, color: bool = False) -> str:
     g = glyphs_for(puzzle)
     if g.legend():
         out.append(g.legend())
-    alike = drawn_alike(puzzle, solution, copy_symbols(puzzle, solution, g))
+    alike = look_alike(puzzle, solution)
     if alike:
         out.append(f"note: touching copies of {' '.join(alike)} look alike in places (two cases cannot always "
                    "keep them apart); SVG drawings (solve --svg) outline every copy")
     return "\n".join(out)
+
+
+def look_alike(puzzle, solution) -> list[str]:
+    """The pieces two of whose touching copies the text drawing shows with
+    the same glyph (its note, and ``look_alike`` in --json)."""
+    return drawn_alike(puzzle, solution, copy_symbols(puzzle, solution, glyphs_for(puzzle)))
 
 
 def drawing(puzzle, solution, color: bool = False) -> str:
