@@ -188,9 +188,20 @@ FIRST_SLICE = 1.0
 MAX_SUBGROUPS = 2
 
 
-def _symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend) -> bool:
+def _symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, want: int = 1) -> bool:
     return (getattr(puzzle, "symmetric_first", False) and len(problem.symmetries) > 1
-            and backend.can_enumerate)
+            and backend.can_enumerate and (want <= 1 or _blocks(backend, problem)))
+
+
+def _blocks(backend: Backend, problem: Problem) -> bool:
+    """Whether ``backend`` can search ``problem`` with found solutions
+    blocked by clauses, as the searches for more solutions than one from
+    symmetric subspaces or from a known solution do.  The exact-cover engine
+    takes only clauses of an exact-cover form, so on a nonogram that is an
+    exact cover (lines all black, say) it enumerates instead.  The probe is
+    the longest blocking clause this problem can have."""
+    lits = tuple(-v for v in problem.primary) if problem.fixed_weight else tuple(problem.primary)
+    return backend.supports(problem.with_constraints([Clause(lits)])) is None
 
 
 @dataclass
@@ -838,7 +849,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                 shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want, lambda: None)
                 ctr.add_solutions(shown.solutions, shown.assignments)
                 ctr.keep = False
-            known = _known(puzzle, problem) if use_known and not unique and backend.can_enumerate else None
+            known = (_known(puzzle, problem) if use_known and not unique and backend.can_enumerate
+                     and _blocks(backend, problem) else None)
             if unique and len(problem.symmetries) > 1:
                 method = "symmetry-reduced"
                 n, complete = _orbits(ctr, problem, problem.symmetries, limit)
@@ -858,7 +870,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                     choice = (f"{backend.name} found no further solution in {HANDOVER_AFTER:g} s from the known "
                               f"one; {ctr.backend.name}, whose solution hint holds better on large puzzles, "
                               "took over")
-            elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend):
+            elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend, limit):
                 method = "symmetric-first"
                 found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
                 n, complete = len(found.decoded), found.complete
