@@ -209,14 +209,31 @@ def build_dimacs(enc: CnfEncoding, *, title: str = "", instance: str = "", famil
     for n in notes:
         com.append("c " + _one_line(n))
     com.append(header.line())
-    aux = (f"variables {problem.n_vars + 1}..{n_vars} are auxiliary" if n_vars > problem.n_vars
-           else "no auxiliary variables")
+    aux = _auxiliary(primary, n_vars)
     com.append(f"c {len(primary)} primary variables (a solution is the set of them that are true); {aux}")
     if var_map:
         com += var_comments("c", problem, describe)
     com.append("c p show " + " ".join(map(str, primary)) + (" 0" if primary else "0"))
     com.append("c t pmc")
     return DimacsExport(com, n_vars, clauses, header)
+
+
+def _auxiliary(primary: list[int], n_vars: int) -> str:
+    """Which of variables 1..n_vars are not primary, as ranges: those the
+    encoder added and the problem's own secondary ones (a nonogram's block
+    starts), which it numbers before them."""
+    spans: list[list[int]] = []
+    p = set(primary)
+    for v in range(1, n_vars + 1):
+        if v not in p:
+            if spans and spans[-1][1] == v - 1:
+                spans[-1][1] = v
+            else:
+                spans.append([v, v])
+    if not spans:
+        return "no auxiliary variables"
+    text = ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in spans)
+    return f"variable{'s' if n_vars - len(p) > 1 else ''} {text} {'are' if n_vars - len(p) > 1 else 'is'} auxiliary"
 
 
 def _one_line(s: str) -> str:

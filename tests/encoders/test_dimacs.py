@@ -94,6 +94,20 @@ def test_writer_invariants_nonogram(tmp_path):
     exp = build_dimacs(encode_cnf(problem), describe=puzzle.describe_var)
     _check_invariants(exp.text(), problem, puzzle.describe_var)
     assert "c var 1 cell row 1 column 1 is black" in exp.text()
+    # the block-start variables are the problem's own but not primary: they
+    # are auxiliary too (the line said "no auxiliary variables")
+    n = len(problem.primary)
+    assert problem.n_vars > n and sorted(problem.primary) == list(range(1, n + 1))
+    assert (f"c {n} primary variables (a solution is the set of them that are true); "
+            f"variables {n + 1}..{exp.n_vars} are auxiliary") in exp.text().splitlines()
+
+
+def test_the_auxiliary_variables_are_named_as_ranges():
+    from puzzlesat.encoders.dimacs import _auxiliary
+
+    assert _auxiliary([1, 2, 3], 3) == "no auxiliary variables"
+    assert _auxiliary([1, 2], 3) == "variable 3 is auxiliary"
+    assert _auxiliary([2, 5, 6], 8) == "variables 1, 3..4, 7..8 are auxiliary"
 
 
 def test_writer_cleans_duplicate_and_tautological_literals():
