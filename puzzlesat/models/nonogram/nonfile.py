@@ -131,7 +131,12 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         if key in ("width", "height") or (key in ("rows", "columns") and rest.strip()):
             attr = "width" if key in ("width", "columns") else "height"
             if getattr(d, attr) is not None:
-                raise InputError(f"{attr} given twice (first on line {getattr(d, attr + '_line')})", path, lineno)
+                first = getattr(d, attr + '_line')
+                if key in ("rows", "columns"):  # (clues written on the section's own line?)
+                    raise InputError(f"{echo(s)!r} gives the {attr}, as Simpson's '{key} "
+                                     f"{'H' if key == 'rows' else 'W'}' does, and line {first} already gave it; "
+                                     f"a section's clues start on the line after a bare '{key}'", path, lineno)
+                raise InputError(f"{attr} given twice (first on line {first})", path, lineno)
             setattr(d, attr, read_size(rest, attr, path, lineno))
             setattr(d, attr + "_line", lineno)
         elif key in ("rows", "columns"):

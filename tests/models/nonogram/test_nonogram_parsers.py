@@ -103,6 +103,11 @@ BAD_NON = [
     ("width 2\nheight 1\nrows\n1a,1b\ncolumns\n1a\n1b\n",
      "b.non: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones"),
     ("width 1\nwidth 2\n", "b.non:2: width given twice (first on line 1)"),
+    # a first clue written on the section's own line reads as Simpson's 'rows H'
+    ("width 3\nheight 2\nrows 1\n1\n2\ncolumns\n1\n1\n1\n",
+     "b.non:3: 'rows 1' gives the height, as Simpson's 'rows H' does, and line 2 already gave it; "
+     "a section's clues start on the line after a bare 'rows'"),
+    ("columns 2\nwidth 2\n", "b.non:2: width given twice (first on line 1)"),
 ]
 
 
