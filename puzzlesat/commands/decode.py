@@ -135,11 +135,16 @@ def run(args) -> int:
     try:
         puzzle.verify(sol)
     except VerificationError as e:
-        if answer.is_contiguous() and answer.max_var() != n_vars and declared is None:
+        if answer.is_contiguous() and answer.max_var() != n_vars:
             # (check_range refused max_var() > n_vars): variables 1..k, k < n
-            raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but this "
-                             f"instance's CNF (encoding {encoding}) has {n_vars}: it was cut short, or it "
-                             f"belongs to a different instance or encoding (the decoded board fails: {e})",
+            if declared is None:
+                has, other = f"this instance's CNF (encoding {encoding}) has", "a different instance or encoding"
+            elif at[0] == apath:  # the answer's own header line names this instance's CNF
+                has, other = f"its '{HEADER_TAG}' comment (line {at[1]}) says the CNF has", "another CNF"
+            else:  # the CNF is this instance's: the answer is not its
+                has, other = f"{at[0]} has", "another CNF"
+            raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but {has} {n_vars}: "
+                             f"it was cut short, or it belongs to {other} (the decoded board fails: {e})",
                              apath) from None
         extra = f"; the answer also falsifies {len(bad)} clauses of the CNF" if bad else ""
         # the keys README promises of a failure's JSON, besides the result's own

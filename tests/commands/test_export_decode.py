@@ -307,6 +307,25 @@ def test_decode_short_answer_says_it_may_be_cut_short(tmp_path, capsys):
                           "encoding (the decoded board fails: ")
 
 
+def test_decode_short_answer_with_the_cnf_is_bad_input_too(tmp_path, capsys):
+    # with --cnf (or a header line in the answer) naming this instance, a
+    # short answer was reported as a failed verification, exit 4
+    cnf = str(tmp_path / "m.cnf")
+    assert main(["export", "tetromino-L-4x4", "-o", cnf]) == 0
+    header = next(line for line in open(cnf) if line.startswith("c puzzlesat-header"))
+    a = _answer(tmp_path, "s SATISFIABLE\nv 1 -2 3 4 -5 6 -7 -8 -9 -10 0\n")
+    capsys.readouterr()
+    assert main(["decode", "tetromino-L-4x4", a, "--cnf", cnf]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"puzzlesat: {a}: the answer assigns variables 1..10 only, but {cnf} has 48: it was cut short, "
+        "or it belongs to another CNF (the decoded board fails: ")
+    b = _answer(tmp_path, header + "s SATISFIABLE\nv 1 -2 3 4 -5 6 -7 -8 -9 -10 0\n", "b.txt")
+    assert main(["decode", "tetromino-L-4x4", b]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"puzzlesat: {b}: the answer assigns variables 1..10 only, but its 'puzzlesat-header' comment (line 1) "
+        "says the CNF has 48: it was cut short, or it belongs to another CNF (the decoded board fails: ")
+
+
 def test_decode_header_in_answer_is_checked(tmp_path, capsys):
     a = _answer(tmp_path, "c puzzlesat-header problem=0000000000000000 encoding=mixed unique=no vars=3 "
                           "clauses=1 primary=3\ns SATISFIABLE\nv 1 0\n")
