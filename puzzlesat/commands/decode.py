@@ -119,6 +119,16 @@ def run(args) -> int:
     if declared is not None and declared.vars != n_vars:
         raise InputError(f"the CNF has {declared.vars} variables but this instance with encoding {encoding} "
                          f"has {n_vars}: exported by another version of puzzlesat?", *at)
+    if declared is None and answer.max_var() > n_vars and answer.is_contiguous():
+        # a solver's whole model, of a larger CNF: one of this instance's other exports?
+        fit = _export_of_size(problem, answer.max_var(), (encoding, unique))
+        if fit:
+            first = n_vars + 1
+            raise InputError(f"variables {first}..{answer.max_var()} are beyond the {n_vars} variables of this "
+                             f"instance's CNF (encoding {encoding}{', --unique' if unique else ''}), but the "
+                             f"answer has all {answer.max_var()} variables of its export with "
+                             f"{fit}: decode with that (or give --cnf FILE, the CNF "
+                             "the solver read)", apath, answer.line_of[first])
     if (not unique and declared is None and answer.max_var() > n_vars
             and _unique_vars(problem, encoding) >= answer.max_var()):
         raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's CNF "
@@ -171,6 +181,31 @@ def run(args) -> int:
         if "note" in result:
             print("note: " + result["note"], file=sys.stderr)
     return EXIT_OK
+
+
+#: seconds the hint below may spend building other exports (each is a whole
+#: encoding: on the 6x10 box all twenty take 6 s)
+HINT_BUDGET = 2.0
+
+
+def _export_of_size(problem, n: int, but: tuple[str, bool]) -> str | None:
+    """The options (``-e seqcounter``, ``-e mixed --unique``) of the first of
+    this instance's exports, other than ``but`` (encoding, unique), whose CNF
+    has exactly ``n`` variables, for a hint; None if none is found within
+    HINT_BUDGET seconds."""
+    import time
+
+    from ..encoders.lexleader import lex_leader
+
+    end = time.monotonic() + HINT_BUDGET
+    for unique in (False, True):
+        model = lex_leader(problem)[0] if unique else problem
+        for e in ENCODINGS:
+            if time.monotonic() > end:
+                return None
+            if (e, unique) != but and encode_cnf(model, e).n_vars == n:
+                return f"-e {e}" + (" --unique" if unique else "")
+    return None
 
 
 def _unique_vars(problem, encoding: str) -> int:

@@ -326,6 +326,30 @@ def test_decode_short_answer_with_the_cnf_is_bad_input_too(tmp_path, capsys):
         "says the CNF has 48: it was cut short, or it belongs to another CNF (the decoded board fails: ")
 
 
+def test_decode_names_the_export_a_whole_model_of_another_size_fits(tmp_path, capsys):
+    # a solver's whole model of the seqcounter export, decoded as the default
+    # (mixed): the hint named --unique, which was not the cause
+    cnf = tmp_path / "s.cnf"
+    assert main(["export", "tetromino-L-4x4", "-e", "seqcounter", "-o", str(cnf)]) == 0
+    clauses = read_cnf(cnf.read_text()).clauses
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=clauses) as s:
+        assert s.solve()
+        model = s.get_model()
+    n = read_cnf(cnf.read_text()).n_vars
+    assert len(model) == n > 48
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, model[:48])) + "\nv "
+                + " ".join(map(str, model[48:])) + " 0\n")
+    capsys.readouterr()
+    assert main(["decode", "tetromino-L-4x4", a]) == 2
+    assert capsys.readouterr().err == (
+        f"puzzlesat: {a}:3: variables 49..{n} are beyond the 48 variables of this instance's CNF (encoding mixed), "
+        f"but the answer has all {n} variables of its export with -e seqcounter: decode with that (or give "
+        "--cnf FILE, the CNF the solver read)\n")
+    assert main(["decode", "tetromino-L-4x4", a, "-e", "seqcounter"]) == 0
+
+
 def test_decode_header_in_answer_is_checked(tmp_path, capsys):
     a = _answer(tmp_path, "c puzzlesat-header problem=0000000000000000 encoding=mixed unique=no vars=3 "
                           "clauses=1 primary=3\ns SATISFIABLE\nv 1 0\n")
