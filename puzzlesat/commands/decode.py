@@ -6,7 +6,9 @@ instance is recognised by what it says, or by ``--cnf``):
 
 1. the answer parses (SAT-competition or MiniSat style; file:line errors);
 2. with ``--cnf``: that file's identity line names this instance (problem
-   digest), and gives the encoding and --unique used; an answer carrying a
+   digest), and gives the encoding and --unique used (an OPB export's: its
+   --unique and size; its answer is then decoded and verified, the PB
+   constraints not re-evaluated); an answer carrying a
    ``c puzzlesat-header`` line is checked the same way (and must agree with
    the CNF's); a field the line should not have is an error, one this
    version does not know a warning (a newer version may add fields);
@@ -28,6 +30,7 @@ import sys
 from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import HEADER_TAG, Header, falsified, problem_digest, read_answer, read_cnf
+from ..encoders.opb import is_opb, read_opb_header
 from ..errors import InputError, UsageError, VerificationError
 from .common import add_color_option, add_instance, load, warn_ignored
 
@@ -42,7 +45,8 @@ def add_arguments(p) -> None:
     p.add_argument("--encoding", "-e", metavar="NAME", choices=list(ENCODINGS),
                    help=f"the encoding the CNF was exported with (default: from --cnf, else {DEFAULT_ENCODING})")
     p.add_argument("--unique", "-u", action="store_true", help="the CNF was exported with --unique")
-    p.add_argument("--cnf", metavar="FILE", help="the exported CNF the solver read: checked to be this instance's")
+    p.add_argument("--cnf", metavar="FILE",
+                   help="the exported CNF (or OPB file) the solver read: checked to be this instance's")
     add_color_option(p)
 
 
@@ -76,8 +80,27 @@ def run(args) -> int:
     encoding, unique = args.encoding, args.unique
     declared: Header | None = None
     at: tuple[str | None, int | None] = (None, None)  # the file and line of the header in use
+    opb = None  # the OPB export given as --cnf (PB solvers answer in the same 's'/'v' lines)
     if args.cnf:
-        cnf = read_cnf(_read(args.cnf), args.cnf, keep_clauses=False)
+        text = _read(args.cnf)
+        if is_opb(text):
+            opb, line = read_opb_header(text, args.cnf)
+            _check_header(opb, digest, args.cnf, line, args.instance)
+            warn_ignored(opb.ignored, args.cnf)
+            at = (args.cnf, line)
+            if encoding is not None:
+                raise InputError(f"--encoding {encoding}, but this is an OPB export, which states the "
+                                 "constraints without a CNF encoding (decode without --encoding)", *at)
+            if unique and not opb.unique:
+                raise InputError("--unique, but the OPB file was exported without --unique (decode without it)",
+                                 *at)
+            unique = opb.unique
+            if answer.header is not None:
+                raise InputError(f"its '{HEADER_TAG}' comment is a DIMACS export's (encoding "
+                                 f"{answer.header.encoding}), but {args.cnf} is an OPB export: the answer "
+                                 "and the file come from different exports", apath, answer.header_line)
+    if args.cnf and opb is None:
+        cnf = read_cnf(text, args.cnf, keep_clauses=False)
         if cnf.header is None:
             raise InputError("no 'c puzzlesat-header' line: not a CNF written by puzzlesat export", args.cnf)
         _check_header(cnf.header, digest, args.cnf, cnf.header_line, args.instance)
@@ -98,10 +121,11 @@ def run(args) -> int:
         if unique and not declared.unique:
             raise InputError("--unique, but the CNF was exported without --unique (decode without it)", *at)
         encoding, unique = declared.encoding, declared.unique or unique
-    encoding = encoding or DEFAULT_ENCODING
+    encoding = None if opb is not None else encoding or DEFAULT_ENCODING
 
     result = {"instance": args.instance, "title": puzzle.title, "family": puzzle.family, "answer": apath,
-              "style": answer.style, "status": answer.status, "encoding": encoding, "unique": unique}
+              "style": answer.style, "status": answer.status, "format": "opb" if opb is not None else "dimacs",
+              "encoding": encoding, "unique": unique}
     if answer.status == "UNSAT":
         _out(args, result, "no solution (the solver proved the CNF unsatisfiable)")
         return EXIT_NO_SOLUTION
@@ -114,6 +138,8 @@ def run(args) -> int:
         from ..encoders.lexleader import lex_leader
 
         model, _ = lex_leader(problem)
+    if opb is not None:
+        return _decode_opb(args, puzzle, problem, model, opb, at, answer, apath, result)
     enc = encode_cnf(model, encoding)
     n_vars = enc.n_vars
     if declared is not None and declared.vars != n_vars:
@@ -162,7 +188,6 @@ def run(args) -> int:
         if args.json:
             emit_json(result)
         raise VerificationError(f"{apath}: the solver's model is not a solution: {e}{extra}") from None
-    result.update(valid=True, solution=puzzle.solution_json(sol))
     if bad:
         first = bad[0]
         if unique and answer.max_var() == encode_cnf(problem, encoding).n_vars:
@@ -172,15 +197,53 @@ def run(args) -> int:
         result["note"] = (f"the answer falsifies {len(bad)} clauses of the {encoding} encoding"
                           f"{' with --unique' if unique else ''} (first: clause {first + 1}: "
                           f"{' '.join(map(str, enc.clauses[first]))} 0); {why}")
+    return _verified(args, puzzle, sol, result, f"decoded {len(true_primary)} true primary variables from "
+                     f"{apath} ({answer.style} style, {len(answer.values)} of {n_vars} variables assigned); verified")
+
+
+def _verified(args, puzzle, sol, result, line: str) -> int:
+    """Print a verified solution (``line`` under its drawing) or its JSON."""
+    result.update(valid=True, solution=puzzle.solution_json(sol))
     if args.json:
         emit_json(result)
     else:
         print(puzzle.render_text(sol, color=use_color(args)))
-        print(f"decoded {len(true_primary)} true primary variables from {apath} ({answer.style} style, "
-              f"{len(answer.values)} of {n_vars} variables assigned); verified")
+        print(line)
         if "note" in result:
             print("note: " + result["note"], file=sys.stderr)
     return EXIT_OK
+
+
+def _decode_opb(args, puzzle, problem, model, opb, at, answer, apath: str, result: dict) -> int:
+    """The answer to an OPB export (``--cnf`` names it): its size checked
+    against the export this puzzlesat writes, then decoded and verified by
+    the family as any answer is (the PB constraints themselves are not
+    re-evaluated: the family's rules are the check)."""
+    from ..encoders.opb import build_opb
+
+    n_vars = build_opb(model).n_vars
+    if opb.vars != n_vars:
+        raise InputError(f"the OPB file has {opb.vars} variables but this instance's OPB export "
+                         f"{'with --unique ' if result['unique'] else ''}has {n_vars}: exported by another "
+                         "version of puzzlesat?", *at)
+    answer.check_range(n_vars, f"{at[0]}")
+    true_primary = frozenset(v for v in answer.true_vars() if v in set(problem.primary))
+    sol = puzzle.decode(problem, true_primary)
+    result.update(assigned=len(answer.values), variables=n_vars, true_primary=len(true_primary))
+    try:
+        puzzle.verify(sol)
+    except VerificationError as e:
+        if answer.is_contiguous() and answer.max_var() != n_vars:
+            raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but {at[0]} has "
+                             f"{n_vars}: it was cut short, or it belongs to another file (the decoded board "
+                             f"fails: {e})", apath) from None
+        result.update(valid=False, error=str(e), kind="verification-failed", exit_code=EXIT_INTERNAL)
+        if args.json:
+            emit_json(result)
+        raise VerificationError(f"{apath}: the solver's model is not a solution: {e}") from None
+    return _verified(args, puzzle, sol, result, f"decoded {len(true_primary)} true primary variables from "
+                     f"{apath} ({answer.style} style, {len(answer.values)} of {n_vars} variables of the OPB "
+                     "file assigned); verified")
 
 
 #: seconds the hint below may spend building other exports (each is a whole

@@ -598,6 +598,60 @@ def test_decode_json_of_a_failed_verification_keeps_the_readme_promise(tmp_path,
                    "covered\n")
 
 
+def test_decode_checks_an_answer_against_its_opb_export(tmp_path, capsys):
+    # an OPB export given as --cnf: its identity line is checked as a DIMACS
+    # one is (it was refused as "not a DIMACS CNF file")
+    opb = tmp_path / "d.opb"
+    assert main(["export", "dominoes-2x4", "-f", "opb", "-o", str(opb)]) == 0
+    line = next(i for i, t in enumerate(opb.read_text().splitlines(), 1) if t.startswith("* puzzlesat-header"))
+    ok = _answer(tmp_path, DOMINO_OK)
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"decoded 4 true primary variables from {ok} (competition style, 4 of 10 variables of the OPB file "
+        "assigned); verified")
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["format"], d["encoding"], d["valid"], d["variables"]) == ("opb", None, True, 10)
+    # another instance's OPB export; options it cannot have; a wrong answer
+    other = tmp_path / "o.opb"
+    assert main(["export", "tetromino-L-2x4", "-f", "opb", "-o", str(other)]) == 0
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(other)]) == 2
+    assert "written for a different instance" in capsys.readouterr().err
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb), "-e", "mixed"]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {opb}:{line}: --encoding mixed, but this is an OPB export, "
+                                       "which states the constraints without a CNF encoding (decode without "
+                                       "--encoding)\n")
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb), "--unique"]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {opb}:{line}: --unique, but the OPB file was exported "
+                                       "without --unique (decode without it)\n")
+    bad = _answer(tmp_path, "s SATISFIABLE\nv 1 2 4 6 0\n", "bad.txt")
+    assert main(["decode", "dominoes-2x4", bad, "--cnf", str(opb)]) == 4
+    assert "the solver's model is not a solution" in capsys.readouterr().err
+    far = _answer(tmp_path, "s SATISFIABLE\nv 1 3 4 6 11 0\n", "far.txt")
+    assert main(["decode", "dominoes-2x4", far, "--cnf", str(opb)]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {far}:2: variable 11 is beyond the 10 variables of {opb}: "
+                                       "the answer belongs to a different instance or encoding\n")
+    # an edited identity line
+    opb.write_text(opb.read_text().replace(" format=opb ", " format=opb format=opb "))
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {opb}:{line}: malformed 'puzzlesat-header' comment: "
+                                       "format= given twice\n")
+
+
+@pytest.mark.skipif(shutil.which("minisat+") is None, reason="minisat+ is not installed: apt-get install -y minisat+")
+def test_decode_a_pb_solvers_answer_to_a_nonogram_with_its_opb_file(tmp_path, nono, capsys):
+    opb = str(tmp_path / "m.opb")
+    assert main(["export", nono, "-f", "opb", "-o", opb, "--unique"]) == 0
+    proc = subprocess.run(["minisat+", opb], capture_output=True, text=True, timeout=120)
+    ans = tmp_path / "pb.out"
+    ans.write_text(proc.stdout)
+    capsys.readouterr()
+    assert main(["decode", nono, str(ans), "--cnf", opb]) == 0
+    assert "of the OPB file assigned); verified" in capsys.readouterr().out
+
+
 def test_decode_refuses_binary_answers_opb_as_cnf_and_edited_counts(tmp_path, capsys):
     # a binary file is not echoed back: refused as a puzzle file would be
     a = tmp_path / "bin.ans"
@@ -608,12 +662,11 @@ def test_decode_refuses_binary_answers_opb_as_cnf_and_edited_counts(tmp_path, ca
     assert main(["decode", "dominoes-2x4", str(a)]) == 2
     assert capsys.readouterr().err == f"puzzlesat: {a}: not a text file (it holds NUL bytes)\n"
     ok = _answer(tmp_path, DOMINO_OK)
-    # an OPB export given as --cnf: said to be no DIMACS file at all
-    opb = tmp_path / "d.opb"
-    assert main(["export", "dominoes-2x4", "-f", "opb", "-o", str(opb)]) == 0
+    # a file that is neither DIMACS nor OPB
+    other = _answer(tmp_path, "* not OPB\n", "x.cnf")
     capsys.readouterr()
-    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 2
-    assert capsys.readouterr().err == (f"puzzlesat: {opb}:1: not a DIMACS CNF file: '* #variable= 10 #constraint= 8' "
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", other]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {other}:1: not a DIMACS CNF file: '* not OPB' "
                                        "is neither a comment ('c ...'), the 'p cnf' line nor a clause\n")
     # a 'p cnf' line edited against the header comment puzzlesat wrote
     cnf, line = _dominoes_cnf(tmp_path, lambda t: t.replace("p cnf 10 ", "p cnf 12 "))
