@@ -56,8 +56,6 @@ def nonogram_extras(puzzle, problem, clauses, extras):
     """The CNF with the ``+`` keys' additions, and the initial phases."""
     from pysat.card import CardEnc, EncType
 
-    from puzzlesat.models.nonogram.puzzle import Cell
-
     unknown = set(extras) - {"+bands", "+card", "+phases"}
     if unknown:
         raise SystemExit(f"unknown key(s) {sorted(unknown)}")
