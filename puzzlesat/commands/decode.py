@@ -138,47 +138,56 @@ def run(args) -> int:
         from ..encoders.lexleader import lex_leader
 
         model, _ = lex_leader(problem)
-    if opb is not None:
-        return _decode_opb(args, puzzle, problem, model, opb, at, answer, apath, result)
-    enc = encode_cnf(model, encoding)
-    n_vars = enc.n_vars
-    if declared is not None and declared.vars != n_vars:
-        raise InputError(f"the CNF has {declared.vars} variables but this instance with encoding {encoding} "
-                         f"has {n_vars}: exported by another version of puzzlesat?", *at)
-    if declared is None and answer.max_var() > n_vars and answer.is_contiguous():
-        # a solver's whole model, of a larger CNF: one of this instance's other exports?
-        fit = _export_of_size(problem, answer.max_var(), (encoding, unique))
-        if fit:
-            first = n_vars + 1
-            raise InputError(f"variables {first}..{answer.max_var()} are beyond the {n_vars} variables of this "
-                             f"instance's CNF (encoding {encoding}{', --unique' if unique else ''}), but the "
-                             f"answer has all {answer.max_var()} variables of its export with "
-                             f"{fit}: decode with that (or give --cnf FILE, the CNF "
-                             "the solver read)", apath, answer.line_of[first])
-    if (not unique and declared is None and answer.max_var() > n_vars
-            and _unique_vars(problem, encoding) >= answer.max_var()):
-        raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's CNF "
-                         f"(encoding {encoding}) but within its --unique export's: decode with --unique "
-                         "if it answers that export (else it belongs to a different instance or encoding)",
-                         apath, answer.line_of[answer.max_var()])
-    answer.check_range(n_vars, f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})")
+    if opb is not None:  # no CNF: the size is the OPB export's, and no clause is re-evaluated
+        from ..encoders.opb import build_opb
+
+        n_vars, clauses = build_opb(model).n_vars, []
+        if opb.vars != n_vars:
+            raise InputError(f"the OPB file has {opb.vars} variables but this instance's OPB export "
+                             f"{'with --unique ' if unique else ''}has {n_vars}: exported by another "
+                             "version of puzzlesat?", *at)
+        what = at[0]
+    else:
+        enc = encode_cnf(model, encoding)
+        n_vars, clauses = enc.n_vars, enc.clauses
+        what = f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})"
+        if declared is not None and declared.vars != n_vars:
+            raise InputError(f"the CNF has {declared.vars} variables but this instance with encoding {encoding} "
+                             f"has {n_vars}: exported by another version of puzzlesat?", *at)
+        if declared is None and answer.max_var() > n_vars and answer.is_contiguous():
+            # a solver's whole model, of a larger CNF: one of this instance's other exports?
+            fit = _export_of_size(problem, answer.max_var(), (encoding, unique))
+            if fit:
+                first = n_vars + 1
+                raise InputError(f"variables {first}..{answer.max_var()} are beyond the {n_vars} variables of "
+                                 f"{what}, but the answer has all {answer.max_var()} variables of its export "
+                                 f"with {fit}: decode with that (or give --cnf FILE, the CNF the solver read)",
+                                 apath, answer.line_of[first])
+        if (not unique and declared is None and answer.max_var() > n_vars
+                and _unique_vars(problem, encoding) >= answer.max_var()):
+            raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's "
+                             f"CNF (encoding {encoding}) but within its --unique export's: decode with --unique "
+                             "if it answers that export (else it belongs to a different instance or encoding)",
+                             apath, answer.line_of[answer.max_var()])
+    answer.check_range(n_vars, what)
     primary = set(problem.primary)
     true_primary = frozenset(v for v in answer.true_vars() if v in primary)
-    bad = falsified(enc.clauses, answer.values)
+    bad = falsified(clauses, answer.values)
     sol = puzzle.decode(problem, true_primary)
-    result.update(assigned=len(answer.values), variables=n_vars, true_primary=len(true_primary),
-                  falsified_clauses=len(bad))
+    result.update(assigned=len(answer.values), variables=n_vars, true_primary=len(true_primary))
+    if opb is None:
+        result.update(falsified_clauses=len(bad))
     try:
         puzzle.verify(sol)
     except VerificationError as e:
         if answer.is_contiguous() and answer.max_var() != n_vars:
             # (check_range refused max_var() > n_vars): variables 1..k, k < n
-            if declared is None:
+            if declared is None and opb is None:
                 has, other = f"this instance's CNF (encoding {encoding}) has", "a different instance or encoding"
             elif at[0] == apath:  # the answer's own header line names this instance's CNF
                 has, other = f"its '{HEADER_TAG}' comment (line {at[1]}) says the CNF has", "another CNF"
-            else:  # the CNF is this instance's: the answer is not its
-                has, other = f"{at[0]} has", "another CNF"
+            else:  # the CNF (or OPB file) is this instance's: the answer is not its
+                has, other = f"{at[0]} has", "another file" if opb is not None else "another CNF"
             raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but {has} {n_vars}: "
                              f"it was cut short, or it belongs to {other} (the decoded board fails: {e})",
                              apath) from None
@@ -196,54 +205,18 @@ def run(args) -> int:
             why = "was it exported with another --encoding?"
         result["note"] = (f"the answer falsifies {len(bad)} clauses of the {encoding} encoding"
                           f"{' with --unique' if unique else ''} (first: clause {first + 1}: "
-                          f"{' '.join(map(str, enc.clauses[first]))} 0); {why}")
-    return _verified(args, puzzle, sol, result, f"decoded {len(true_primary)} true primary variables from "
-                     f"{apath} ({answer.style} style, {len(answer.values)} of {n_vars} variables assigned); verified")
-
-
-def _verified(args, puzzle, sol, result, line: str) -> int:
-    """Print a verified solution (``line`` under its drawing) or its JSON."""
+                          f"{' '.join(map(str, clauses[first]))} 0); {why}")
     result.update(valid=True, solution=puzzle.solution_json(sol))
     if args.json:
         emit_json(result)
     else:
         print(puzzle.render_text(sol, color=use_color(args)))
-        print(line)
+        print(f"decoded {len(true_primary)} true primary variables from {apath} ({answer.style} style, "
+              f"{len(answer.values)} of {n_vars} variables{' of the OPB file' if opb is not None else ''} "
+              "assigned); verified")
         if "note" in result:
             print("note: " + result["note"], file=sys.stderr)
     return EXIT_OK
-
-
-def _decode_opb(args, puzzle, problem, model, opb, at, answer, apath: str, result: dict) -> int:
-    """The answer to an OPB export (``--cnf`` names it): its size checked
-    against the export this puzzlesat writes, then decoded and verified by
-    the family as any answer is (the PB constraints themselves are not
-    re-evaluated: the family's rules are the check)."""
-    from ..encoders.opb import build_opb
-
-    n_vars = build_opb(model).n_vars
-    if opb.vars != n_vars:
-        raise InputError(f"the OPB file has {opb.vars} variables but this instance's OPB export "
-                         f"{'with --unique ' if result['unique'] else ''}has {n_vars}: exported by another "
-                         "version of puzzlesat?", *at)
-    answer.check_range(n_vars, f"{at[0]}")
-    true_primary = frozenset(v for v in answer.true_vars() if v in set(problem.primary))
-    sol = puzzle.decode(problem, true_primary)
-    result.update(assigned=len(answer.values), variables=n_vars, true_primary=len(true_primary))
-    try:
-        puzzle.verify(sol)
-    except VerificationError as e:
-        if answer.is_contiguous() and answer.max_var() != n_vars:
-            raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but {at[0]} has "
-                             f"{n_vars}: it was cut short, or it belongs to another file (the decoded board "
-                             f"fails: {e})", apath) from None
-        result.update(valid=False, error=str(e), kind="verification-failed", exit_code=EXIT_INTERNAL)
-        if args.json:
-            emit_json(result)
-        raise VerificationError(f"{apath}: the solver's model is not a solution: {e}") from None
-    return _verified(args, puzzle, sol, result, f"decoded {len(true_primary)} true primary variables from "
-                     f"{apath} ({answer.style} style, {len(answer.values)} of {n_vars} variables of the OPB "
-                     "file assigned); verified")
 
 
 #: seconds the hint below may spend building other exports (each is a whole
