@@ -116,35 +116,49 @@ class Header:
         no export writes is an InputError at ``path``:``lineno``.  A field
         this version does not know (one a newer version may add) is not an
         error but not dropped silently either: it is in ``ignored``."""
-        def bad(problem: str) -> InputError:
-            return InputError(f"malformed '{HEADER_TAG}' comment: {problem}", path, lineno)
-
-        fields: dict[str, str] = {}
-        ignored = []
-        for tok in line.split()[2:]:
-            key, eq, value = tok.partition("=")
-            if not eq or not key:
-                raise bad(f"{shorten(tok)!r} is not a NAME=VALUE field")
-            if key in fields:
-                raise bad(f"{shorten(key)}= given twice")
-            fields[key] = value
-            if key not in _HEADER_FIELDS:
-                ignored.append(str(InputError(f"unknown field {shorten(tok)!r} in the '{HEADER_TAG}' comment "
-                                              "ignored (written by a newer puzzlesat?)", path, lineno)))
-        for key in _HEADER_FIELDS:
-            if key not in fields:
-                raise bad(f"no {key}= field")
+        fields, counts, ignored = header_fields(line.split()[2:], _HEADER_FIELDS, ("vars", "clauses", "primary"),
+                                                path, lineno)
         if fields["encoding"] not in ENCODINGS:
-            raise bad(f"unknown encoding {shorten(fields['encoding'])!r}; choose one of: {', '.join(ENCODINGS)}")
-        if fields["unique"] not in ("yes", "no"):
-            raise bad(f"unique={shorten(fields['unique'])}: expected unique=yes or unique=no")
-        counts = {}
-        for key in ("vars", "clauses", "primary"):
-            if not re.fullmatch(r"[0-9]+", fields[key]):  # ASCII: int() would read a full-width '１'
-                raise bad(f"{key}={shorten(fields[key])}: not a whole number (digits 0-9)")
-            counts[key] = int(fields[key])
+            raise _malformed(f"unknown encoding {shorten(fields['encoding'])!r}; choose one of: "
+                             f"{', '.join(ENCODINGS)}", path, lineno)
         return cls(fields["problem"], fields["encoding"], fields["unique"] == "yes", counts["vars"],
-                   counts["clauses"], counts["primary"], tuple(ignored))
+                   counts["clauses"], counts["primary"], ignored)
+
+
+def _malformed(problem: str, path, lineno) -> InputError:
+    return InputError(f"malformed '{HEADER_TAG}' comment: {problem}", path, lineno)
+
+
+def header_fields(tokens: list[str], known: tuple[str, ...], numbers: tuple[str, ...], path: str | None,
+                  lineno: int | None) -> tuple[dict[str, str], dict[str, int], tuple[str, ...]]:
+    """The NAME=VALUE fields of an export's identity line (DIMACS or OPB), each
+    of ``known`` once, ``unique`` yes or no, ``numbers`` whole numbers:
+    (fields, the numbers, warnings for unknown fields).  A field this version
+    does not know (one a newer version may add) is not an error but not
+    dropped silently either."""
+    fields: dict[str, str] = {}
+    ignored = []
+    for tok in tokens:
+        key, eq, value = tok.partition("=")
+        if not eq or not key:
+            raise _malformed(f"{shorten(tok)!r} is not a NAME=VALUE field", path, lineno)
+        if key in fields:
+            raise _malformed(f"{shorten(key)}= given twice", path, lineno)
+        fields[key] = value
+        if key not in known:
+            ignored.append(str(InputError(f"unknown field {shorten(tok)!r} in the '{HEADER_TAG}' comment "
+                                          "ignored (written by a newer puzzlesat?)", path, lineno)))
+    for key in known:
+        if key not in fields:
+            raise _malformed(f"no {key}= field", path, lineno)
+    if fields["unique"] not in ("yes", "no"):
+        raise _malformed(f"unique={shorten(fields['unique'])}: expected unique=yes or unique=no", path, lineno)
+    counts = {}
+    for key in numbers:
+        if not re.fullmatch(r"[0-9]+", fields[key]):  # ASCII: int() would read a full-width '１'
+            raise _malformed(f"{key}={shorten(fields[key])}: not a whole number (digits 0-9)", path, lineno)
+        counts[key] = int(fields[key])
+    return fields, counts, tuple(ignored)
 
 
 #: the fields of a header line, as :meth:`Header.line` writes them

@@ -16,7 +16,6 @@ PB solvers answer ``s SATISFIABLE`` / ``v x1 -x2 ...``, which
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
@@ -101,7 +100,7 @@ def read_opb_header(text: str, path: str | None = None) -> tuple[OpbHeader, int]
     """The ``puzzlesat-header`` comment of an OPB export and its line: every
     field checked as for DIMACS (:meth:`puzzlesat.encoders.dimacs.Header.parse`)."""
     from ..errors import InputError, shorten, text_lines
-    from .dimacs import HEADER_TAG
+    from .dimacs import HEADER_TAG, header_fields
 
     found = None
     for lineno, raw in enumerate(text_lines(text), 1):
@@ -115,35 +114,12 @@ def read_opb_header(text: str, path: str | None = None) -> tuple[OpbHeader, int]
     if found is None:
         raise InputError(f"no '* {HEADER_TAG}' line: not an OPB file written by puzzlesat export", path)
     tokens, lineno = found
-
-    def bad(problem: str) -> InputError:
-        return InputError(f"malformed '{HEADER_TAG}' comment: {problem}", path, lineno)
-
-    fields: dict[str, str] = {}
-    ignored = []
-    for tok in tokens:
-        key, eq, value = tok.partition("=")
-        if not eq or not key:
-            raise bad(f"{shorten(tok)!r} is not a NAME=VALUE field")
-        if key in fields:
-            raise bad(f"{shorten(key)}= given twice")
-        fields[key] = value
-        if key not in _OPB_FIELDS:  # as for DIMACS: a newer version may add fields
-            ignored.append(str(InputError(f"unknown field {shorten(tok)!r} in the '{HEADER_TAG}' comment "
-                                          "ignored (written by a newer puzzlesat?)", path, lineno)))
-    for key in _OPB_FIELDS:
-        if key not in fields:
-            raise bad(f"no {key}= field")
-    if fields["format"] != "opb" or fields["unique"] not in ("yes", "no"):
-        raise bad(f"format={shorten(fields['format'])} unique={shorten(fields['unique'])}: "
-                  "expected format=opb and unique=yes or no")
-    counts = {}
-    for key in ("vars", "constraints", "primary"):
-        if not re.fullmatch(r"[0-9]+", fields[key]):
-            raise bad(f"{key}={shorten(fields[key])}: not a whole number (digits 0-9)")
-        counts[key] = int(fields[key])
+    fields, counts, ignored = header_fields(tokens, _OPB_FIELDS, ("vars", "constraints", "primary"), path, lineno)
+    if fields["format"] != "opb":
+        raise InputError(f"malformed '{HEADER_TAG}' comment: format={shorten(fields['format'])}, expected "
+                         "format=opb", path, lineno)
     return OpbHeader(fields["problem"], fields["unique"] == "yes", counts["vars"], counts["constraints"],
-                     counts["primary"], tuple(ignored)), lineno
+                     counts["primary"], ignored), lineno
 
 
 def _sum(vars_, coef: int) -> str:
