@@ -633,7 +633,12 @@ def test_decode_checks_an_answer_against_its_opb_export(tmp_path, capsys):
     assert main(["decode", "dominoes-2x4", far, "--cnf", str(opb)]) == 2
     assert capsys.readouterr().err == (f"puzzlesat: {far}:2: variable 11 is beyond the 10 variables of {opb}: "
                                        "the answer belongs to a different instance or encoding\n")
-    # an edited identity line
+    # an OPB file puzzlesat did not write; an edited identity line
+    plain = tmp_path / "plain.opb"
+    plain.write_text("".join(t for t in opb.read_text().splitlines(True) if "puzzlesat-header" not in t))
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(plain)]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {plain}: no '* puzzlesat-header' line: not an OPB file "
+                                       "written by puzzlesat export\n")
     opb.write_text(opb.read_text().replace(" format=opb ", " format=opb format=opb "))
     assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 2
     assert capsys.readouterr().err == (f"puzzlesat: {opb}:{line}: malformed 'puzzlesat-header' comment: "
