@@ -63,6 +63,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def entry() -> None:
+    """The ``puzzlesat`` program (``python -m puzzlesat`` too): :func:`main`,
+    then exit with its code.  A Ctrl-C after the answer is out (a second one,
+    as `timeout -s INT` sends to the process and then its group) no longer
+    turns the exit code into death by SIGINT while the pool's clean-up runs."""
+    import signal
+
+    code = main()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     global _json_written, _argv
     _json_written = False
@@ -138,4 +150,4 @@ def use_color(args) -> bool:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

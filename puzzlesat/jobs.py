@@ -627,9 +627,18 @@ class _Counter:
         except KeyboardInterrupt:
             complete, stopped = False, "interrupted"
         finally:
+            # a second Ctrl-C (or `timeout`'s SIGINT to the process and then
+            # its group) landing here lost every count found: the count so far
+            # is kept (a cluster's grace period still ends at a second Ctrl-C)
+            # and the workers are stopped whatever comes
             if unfinished:
-                total += executor.leftover(unfinished, stopped)
-            executor.stop()
+                try:
+                    total += executor.leftover(unfinished, stopped)
+                except KeyboardInterrupt:
+                    total += executor.partial(unfinished)
+                    complete, stopped = False, stopped or "interrupted"
+            with _no_interrupts():
+                executor.stop()
         if budget is not None and total >= budget:
             total = budget  # as a single search stops at its budget
         return SearchResult(total, complete, self.backend.name, deadline.elapsed(), [], stopped,
@@ -766,8 +775,30 @@ class _SharedCounts:
 
 def _pool_worker_start() -> None:
     """A forked pool worker's first act: its engines search inline (this
-    parent terminates the pool to stop them; no child per sub-problem)."""
+    parent terminates the pool to stop them; no child per sub-problem), and
+    Ctrl-C, which the terminal sends to the whole process group, is the
+    parent's to handle (a worker's own KeyboardInterrupt printed a
+    traceback header on stderr)."""
+    import signal
+
     backend_base.STOPPED_BY_PARENT = True
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _no_interrupts():
+    """SIGINT ignored inside (main thread only): for stopping workers, which
+    must finish once begun."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _count_part_here(task):

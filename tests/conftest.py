@@ -59,15 +59,18 @@ def cli():
     return run_cli
 
 
-def run_interrupted(*args, after: str) -> CliResult:
+def run_interrupted(*args, after: str, twice: bool = False) -> CliResult:
     """Run ``puzzlesat`` and press Ctrl-C one second after ``after`` first
     appears on its stderr (its progress line: the search, not the loading, is
-    interrupted; a fixed sleep raced the loading on a busy machine)."""
+    interrupted; a fixed sleep raced the loading on a busy machine).  With
+    ``twice``, as `timeout -s INT` does: SIGINT to the process, then at once
+    to its whole process group (its own session here)."""
+    import os
     import signal
     import time
 
     p = subprocess.Popen([sys.executable, "-m", "puzzlesat", *map(str, args)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True,
+                         stderr=subprocess.PIPE, text=True, start_new_session=twice,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = ""
     while after not in seen:
@@ -76,6 +79,8 @@ def run_interrupted(*args, after: str) -> CliResult:
         seen += c
     time.sleep(1.0)
     p.send_signal(signal.SIGINT)
+    if twice:
+        os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     return CliResult(subprocess.CompletedProcess(p.args, p.returncode, out, seen + err))
 

@@ -7,6 +7,7 @@ nothing with puzzlesat's placement generator or counting code.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -483,6 +484,20 @@ def test_ctrl_c_ends_a_count_with_a_labelled_lower_bound(backend, j, interrupted
     # the summary names the method that ran, not "interrupted" again
     assert re.fullmatch(rf"{backend}, enumerate, \d+ implied constraints added, [0-9.]+ s", r.out.splitlines()[1]), r.out
     assert "Traceback" not in r.err
+
+
+@pytest.mark.parametrize("backend", ["exact", "glucose4"])
+def test_a_second_ctrl_c_keeps_a_split_counts_lower_bound(backend, interrupted):
+    # `timeout -s INT` signals the process and then its group: the second
+    # SIGINT landed while the pool was being stopped and the count said 0
+    # (about one run in two); the workers printed "Process ForkPoolWorker-2:"
+    r = interrupted("count", "pentomino-6x10", "-b", backend, "-j", "2", "--progress", "--json",
+                    after="counting: ", twice=True)
+    assert r.code == 3, r.err
+    d = json.loads(r.out)
+    assert (d["complete"], d["stopped_by"]) == (False, "interrupted")
+    assert 0 < d["count"] < 9356 and d["subproblems"] > 2
+    assert "Traceback" not in r.err and "ForkPoolWorker" not in r.err
 
 
 def test_a_runs_progress_counts_each_solution_once_whether_ticked_or_counted():
