@@ -18,6 +18,7 @@ import argparse
 import importlib
 import json
 import sys
+import time
 
 from .backends import BackendError, SolverFailed
 from .encoders.cnf import EncodingError
@@ -63,13 +64,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: seconds within which a second SIGINT is the same Ctrl-C delivered again
+#: (`timeout -s INT` signals the process and then its group; a key bounce)
+SIGINT_ECHO = 0.5
+
+
 def entry() -> None:
     """The ``puzzlesat`` program (``python -m puzzlesat`` too): :func:`main`,
-    then exit with its code.  A Ctrl-C after the answer is out (a second one,
-    as `timeout -s INT` sends to the process and then its group) no longer
-    turns the exit code into death by SIGINT while the pool's clean-up runs."""
+    then exit with its code.
+
+    One Ctrl-C stops the work and the answer so far is written.  A SIGINT
+    within SIGINT_ECHO seconds of the one before is that Ctrl-C again and is
+    ignored: raised as a second KeyboardInterrupt it landed anywhere in the
+    stopping and the writing of the answer (a split count said 0, a JSON
+    object was cut short, the exit code became death by SIGINT).  A later
+    one is a second Ctrl-C (it cuts a cluster's wait for its tasks' counts
+    short).  Once :func:`main` has returned, SIGINT is ignored."""
     import signal
 
+    last = [-SIGINT_ECHO]
+
+    def on_sigint(signum, frame):
+        now = time.monotonic()
+        if now - last[0] < SIGINT_ECHO:
+            return
+        last[0] = now
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
     code = main()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.exit(code)

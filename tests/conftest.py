@@ -80,6 +80,7 @@ def run_interrupted(*args, after: str, twice: bool = False) -> CliResult:
     time.sleep(1.0)
     p.send_signal(signal.SIGINT)
     if twice:
+        time.sleep(0.01)  # (signals sent at once merge into one)
         os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     return CliResult(subprocess.CompletedProcess(p.args, p.returncode, out, seen + err))
