@@ -382,6 +382,9 @@ class Progress:
     HEARTBEAT = 0.5
 
     def __init__(self, enabled: bool, label: str = "counting", counting: bool = True):
+        #: what ``n`` counts: the runs' solutions, which a count up to
+        #: symmetry adds up in its own way (they are not its classes)
+        self.noun = "solutions"
         self.enabled = enabled
         self.label = label
         self.counting = counting
@@ -457,7 +460,7 @@ class Progress:
                 line = f"{self.label}: {el:.1f}s{parts}"
             else:
                 rate = self.n / el if el > 0 else 0.0
-                line = f"{self.label}: {self.n} solutions, {rate:.1f}/s, {el:.1f}s{parts}"
+                line = f"{self.label}: {self.n} {self.noun}, {rate:.1f}/s, {el:.1f}s{parts}"
             sys.stderr.write(f"\r{line}\x1b[K")
             sys.stderr.flush()
             self.shown = True
@@ -872,6 +875,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         ctr = _Counter(puzzle, backend, limit, deadline, keep, prog, jobs, keep_at_most, cluster)
         if unique and len(problem.symmetries) > 1:
             ctr.group = problem.symmetries  # what is kept: one solution per class
+            prog.noun = "solutions seen by the runs (not classes)"
         # the method planned (a Ctrl-C may end the count before it says more)
         method = "enumerate" if backend.can_enumerate else "model-count"
         try:

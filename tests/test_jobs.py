@@ -531,6 +531,14 @@ def test_progress_leaves_the_backend_as_it_found_it():
         assert backend.responsive is False
 
 
+def test_a_count_up_to_symmetry_says_its_progress_counts_the_runs_solutions(capsys):
+    # the views method's run lists raw solutions, 8 of them for the 2 classes
+    # of the 3x20 box: the line said "8 solutions" above a result of 2
+    assert jobs.count(load_puzzle("pentomino-3x20"), get_backend("exact"), unique=True, progress=True).count == 2
+    frames = [f for f in capsys.readouterr().err.replace("\x1b[K", "").split("\r") if f]
+    assert frames and all(re.match(r"counting: \d+ solutions seen by the runs \(not classes\), ", f) for f in frames)
+
+
 def test_a_fixed_piece_is_part_of_the_picture_symmetries_must_keep():
     # a vertical domino fixed at the left of a 2x4 box, three to place: the free
     # 2x3 region's left-right mirror would swap "V|HH" and "HH|V", but it moves
