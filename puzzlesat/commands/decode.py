@@ -91,10 +91,6 @@ def run(args) -> int:
             if encoding is not None:
                 raise InputError(f"--encoding {encoding}, but this is an OPB export, which states the "
                                  "constraints without a CNF encoding (decode without --encoding)", *at)
-            if unique and not opb.unique:
-                raise InputError("--unique, but the OPB file was exported without --unique (decode without it)",
-                                 *at)
-            unique = opb.unique
             if answer.header is not None:
                 raise InputError(f"its '{HEADER_TAG}' comment is a DIMACS export's (encoding "
                                  f"{answer.header.encoding}), but {args.cnf} is an OPB export: the answer "
@@ -114,13 +110,17 @@ def run(args) -> int:
                              "the answer and the CNF come from different exports", apath, answer.header_line)
         if declared is None:
             declared, at = answer.header, (apath, answer.header_line)
+    if declared is not None and encoding is not None and encoding != declared.encoding:
+        raise InputError(f"--encoding {encoding}, but the CNF was exported with --encoding {declared.encoding}",
+                         *at)
+    named = declared or opb  # the identity line in use, of a CNF or an OPB file
+    if named is not None:
+        if unique and not named.unique:
+            raise InputError(f"--unique, but the {'OPB file' if opb else 'CNF'} was exported without --unique "
+                             "(decode without it)", *at)
+        unique = named.unique
     if declared is not None:
-        if encoding is not None and encoding != declared.encoding:
-            raise InputError(f"--encoding {encoding}, but the CNF was exported with --encoding {declared.encoding}",
-                             *at)
-        if unique and not declared.unique:
-            raise InputError("--unique, but the CNF was exported without --unique (decode without it)", *at)
-        encoding, unique = declared.encoding, declared.unique or unique
+        encoding = declared.encoding
     encoding = None if opb is not None else encoding or DEFAULT_ENCODING
 
     result = {"instance": args.instance, "title": puzzle.title, "family": puzzle.family, "answer": apath,
