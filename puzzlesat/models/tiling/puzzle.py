@@ -168,7 +168,7 @@ class Tiling(Puzzle):
         board = sorted(self.board)
         out = []
         for g, swap in self._piece_symmetries():
-            image = dict(zip(board, (apply_affine(g, (c,))[0] for c in board)))
+            image = dict(zip(board, _cell_images(g, board)))
             perm = {}
             for (piece, cells), v in by_cells.items():
                 w = by_cells.get((swap[piece], tuple(sorted([image[c] for c in cells]))))
@@ -204,7 +204,7 @@ class Tiling(Puzzle):
     def _distinct_cell_maps(self, maps) -> int:
         """How many of these board symmetries move the free cells differently."""
         board = sorted(self.board)
-        return len({tuple(apply_affine(g, (c,))[0] for c in board) for g in maps}) or 1
+        return len({_cell_images(g, board) for g in maps}) or 1
 
     # ------------------------------------------------------------- decoding
     def decode(self, problem: Problem, assignment: frozenset) -> TilingSolution:
@@ -373,3 +373,8 @@ def _congruent(lattice: Lattice, images: dict[frozenset, list[tuple]], cells) ->
     lo = min(target)
     los = images.get(frozenset(_minus(c, lo) for c in target), ())
     return any(lattice.is_translation(_minus(lo, m)) for m in los)
+
+
+def _cell_images(g, board: list) -> tuple:
+    """Where the board symmetry ``g`` takes each of these cells, in order."""
+    return tuple(apply_affine(g, (c,))[0] for c in board)
