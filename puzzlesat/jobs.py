@@ -545,9 +545,14 @@ class _Counter:
         if remaining is not None and remaining <= 0:
             self.stopped_by = self.stopped_by or "time-limit"
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
-        if keep_here and room is not None and see is None and not getattr(self.backend, "solutions_are_free", True):
-            # an engine that counts faster than it lists: list the few solutions
-            # wanted, then count without listing (it finds those again)
+        workers = max(2, self.cluster.threads) if self.cluster else self.jobs
+        splits = workers > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS
+        if keep_here and room is not None and see is None and self.backend.can_enumerate and (
+                splits or not getattr(self.backend, "solutions_are_free", True)):
+            # an engine that counts faster than it lists, or a count split over
+            # workers (whose unfinished parts' solutions are lost when the time
+            # limit or Ctrl-C stops it): list the few solutions wanted, then
+            # count without listing (it finds those again)
             want = self.raw_for(room) if budget is None else min(self.raw_for(room), budget)
             first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, lambda: None, phases)
             self.add_solutions(first.solutions, first.assignments)
@@ -557,15 +562,20 @@ class _Counter:
                 return first
             keep_here = False
             remaining = self.deadline.remaining()
+            listed = first.count
+        else:
+            listed = 0
         # what _search_verified keeps: nothing, everything, or enough for room
         keep_arg = keep_here and (True if room is None else self.raw_for(room))
-        workers = max(2, self.cluster.threads) if self.cluster else self.jobs
-        if workers > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS:
+        if splits:
             parts = split(problem, workers * PARTS_PER_JOB)
             if len(parts) > 1:
                 r = self._run_parts(problem, parts, keep_arg, budget, remaining)
                 if not r.complete:
                     self.stopped_by = self.stopped_by or r.stopped_by
+                    # the solutions listed first are in the parts too: a
+                    # stopped count has found at least as many
+                    r.count = max(r.count, listed)
                 return r
         tick, counted = self.progress.for_run()
         r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, tick,
@@ -573,6 +583,7 @@ class _Counter:
         self.add_solutions(r.solutions, r.assignments)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
+            r.count = max(r.count, listed)
         if not self.backend.can_enumerate:
             self.progress.tick(r.count)
         return r

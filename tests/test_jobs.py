@@ -428,6 +428,19 @@ def test_parallel_time_limit_is_a_lower_bound():
     assert out.count < 9356
 
 
+@pytest.mark.parametrize("backend", ["glucose4", "cadical195"])
+def test_a_split_count_stopped_by_the_clock_still_lists_the_solutions_asked_for(backend):
+    # the solutions --show asks for came back only with the parts that
+    # finished: stopped by the time limit, "at least 34" listed none
+    puzzle = load_puzzle("pentomino-6x10")
+    out = jobs.count(puzzle, get_backend(backend), time_limit=8.0, jobs=2, keep=True, keep_at_most=2)
+    assert (out.complete, out.stopped_by) == (False, "time-limit")
+    assert out.subproblems > 1 and out.count >= 2
+    assert len(out.solutions) == 2 and out.solutions[0] != out.solutions[1]
+    for sol in out.solutions:
+        puzzle.verify(sol)
+
+
 class _Stuck(Backend):
     """Says it has found 7 solutions of whatever part it is given, then
     never ends (the parent stops the pool)."""
