@@ -50,3 +50,20 @@ def test_kissat_decides_that_a_nonogram_has_two_solutions(kissat):
     t.verify(a)
     t.verify(b)
     assert jobs.count(t, kissat, limit=2, time_limit=30).count == 2  # in a child, under a limit
+
+
+@pytest.mark.parametrize("name,in_child", [("glucose4", True), ("glucose3", True), ("maplecm", True),
+                                           ("minisat22", False), ("cadical195", True)])
+def test_solvers_slow_to_take_an_interrupt_search_in_a_child_under_a_time_limit(name, in_child, monkeypatch):
+    # Glucose looks at interrupt() only between restarts: -t 2 on the 3x4x5
+    # box ran 2.7-3.1 s; in a child it is killed at the deadline instead
+    from puzzlesat.backends.pysat_backend import PySatBackend
+
+    used = []
+    real = PySatBackend._search_in_child
+    monkeypatch.setattr(PySatBackend, "_search_in_child", lambda self, *a, **k: used.append(1) or real(self, *a, **k))
+    puzzle = load_puzzle("pentomino-3x20")
+    out = jobs.count(puzzle, get_backend(name), time_limit=60, jobs=1, keep=True)
+    assert (out.count, out.complete, bool(used)) == (8, True, in_child)
+    for sol in out.solutions:
+        puzzle.verify(sol)
