@@ -59,6 +59,22 @@ def cli():
     return run_cli
 
 
+@pytest.fixture
+def starved(monkeypatch, capsys):
+    """Run puzzlesat in this process with every count's search given no time
+    (-t stops the reading first when given that little): ``run(*args)`` ->
+    (exit code, stdout)."""
+    from puzzlesat import cli, jobs
+
+    real = jobs.count
+    monkeypatch.setattr(jobs, "count", lambda *a, **k: real(*a, **{**k, "time_limit": 1e-9}))
+
+    def run(*args):
+        code = cli.main([str(a) for a in args])
+        return code, capsys.readouterr().out
+    return run
+
+
 def run_interrupted(*args, after: str, twice: bool = False) -> CliResult:
     """Run ``puzzlesat`` and press Ctrl-C one second after ``after`` first
     appears on its stderr (its progress line: the search, not the loading, is

@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from puzzlesat.errors import InputError
@@ -184,9 +186,11 @@ def test_check_unique_puzzle_says_the_solution_is_the_goal(cli):
     assert "goal:          the solution found is the goal" in cli("check", "dancer").out.splitlines()
 
 
-def test_check_lists_the_line_logic_solution_when_the_search_was_stopped(cli):
+def test_check_lists_the_line_logic_solution_when_the_search_was_stopped(starved):
     # line logic alone proves dancer unique; the report lists that solution
-    j = cli("check", "dancer", "-t", "0.0001", "--no-goal", "--json").json()
+    code, out = starved("check", "dancer", "--no-goal", "--json")
+    j = json.loads(out)
+    assert (code, j["complete"], j["stopped_by"]) == (0, False, "time-limit")
     assert (j["unique"], j["unique_by_line_logic"], j["matches_goal"], j["goal_solution"]) == (True, True, True, 1)
     assert j["solutions"] == [[".##..", ".##.#", "..#.#", ".###.", "#.#..", "#.#..", "..##.", ".#.#.", ".#.##",
                                "##..."]]

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
-from ..errors import InputError
-from ..loading import load_puzzle
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_progress_option,
-                     backend_for, note, wants_progress, warn_ignored)
+                     backend_for, load, wants_progress)
 
 NAME = "check"
 HELP = "nonograms: solvable? unique? solvable by line logic alone? matches its goal?"
@@ -39,18 +37,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    puzzle = load_puzzle(args.instance)
-    if puzzle.family != "nonogram":
-        raise InputError(f"check is for nonograms; this is a {puzzle.family} puzzle (try 'puzzlesat count')",
-                         args.instance)
-    warn_ignored(puzzle.ignored, args.instance)
-    if args.no_goal and puzzle.goal is None:
-        note(f"puzzlesat: warning: --no-goal: {args.instance} has no goal picture; nothing to leave out")
     from ..models.nonogram import render
     from ..models.nonogram.linesolve import line_solve
 
-    lines = line_solve(puzzle, record=args.steps)
-    problem = puzzle.compile(preprocess=args.preprocess)
+    # reading, line solving and compiling count against -t, as for solve and count
+    puzzle, problem, lines = load(args, family="nonogram", then=lambda p: line_solve(p, record=args.steps))
     backend = backend_for(args, problem, "solve")
     out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem,
                      progress=wants_progress(args), use_known=not args.no_goal,

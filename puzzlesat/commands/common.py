@@ -106,24 +106,27 @@ def warn_ignored(ignored, where: str) -> None:
         note(f"puzzlesat: warning: ... and {len(ignored) - MAX_WARNINGS} more things ignored in {where}")
 
 
-def load(args):
-    """(puzzle, compiled problem) for the command's instance.  With a time
-    limit, reading and compiling count against it: past the limit they stop
-    (BuildTimeLimit), and the search gets what is left (``args.time_limit``
-    becomes the remainder)."""
+def load(args, family: str | None = None, then=None):
+    """(puzzle, compiled problem) for the command's instance (``family``:
+    the only family the command takes, checked before compiling; ``then``:
+    a further step, ``then(puzzle)``, timed with them).  With a time
+    limit, reading and compiling (and ``then``) count against it: past the
+    limit they stop (BuildTimeLimit), and the search gets what is left
+    (``args.time_limit`` becomes the remainder)."""
     limit = getattr(args, "time_limit", None)
     if limit is None or threading.current_thread() is not threading.main_thread():
-        return _load(args)
+        return _load(args, family, then)
     start = time.monotonic()
+    doing = "reading and compiling" if then is None else "reading, compiling and line solving"
 
     def ran_out(signum, frame):
-        raise BuildTimeLimit(f"the time limit ({limit:g} s) ran out while reading and compiling "
+        raise BuildTimeLimit(f"the time limit ({limit:g} s) ran out while {doing} "
                              f"{args.instance}, before any search")
 
     previous = signal.signal(signal.SIGALRM, ran_out)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
-        out = _load(args)
+        out = _load(args, family, then)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -132,8 +135,11 @@ def load(args):
     return out
 
 
-def _load(args):
+def _load(args, family: str | None = None, then=None):
     puzzle = load_puzzle(args.instance)
+    if family is not None and puzzle.family != family:
+        raise InputError(f"{args.command} is for {family}s; this is a {puzzle.family} puzzle "
+                         f"(try 'puzzlesat count')", args.instance)
     if Path(puzzle.path or "") != Path(args.instance) and Path(args.instance).is_file():
         # a bundled name was read, not the file of that name here
         note(f"puzzlesat: note: {args.instance} is read as the bundled instance of that name; the file "
@@ -152,8 +158,9 @@ def _load(args):
         raise InputError(f"--no-goal: {puzzle.family} puzzles have no goal to leave out", args.instance)
     if getattr(args, "no_goal", False) and getattr(puzzle, "goal", None) is None:
         note(f"puzzlesat: warning: --no-goal: {args.instance} has no goal picture; nothing to leave out")
+    extra = then(puzzle) if then is not None else None
     problem = puzzle.compile()
-    return puzzle, problem
+    return (puzzle, problem) if then is None else (puzzle, problem, extra)
 
 
 def refuse_overwriting(option: str, out: str | None, *inputs: str | None) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -127,23 +128,23 @@ def test_an_area_mismatch_calls_no_solver(cli, tmp_path):
     assert r.out == "no solution: the pieces cover 6 cells but the board has 8 free cells\n"
 
 
-def test_check_knows_uniqueness_from_line_logic_when_the_search_is_stopped(cli):
+def test_check_knows_uniqueness_from_line_logic_when_the_search_is_stopped(starved):
     # dancer: line logic fixes all 50 cells; a search stopped at once proves nothing,
     # but the grid line logic forced is the one solution
-    r = cli("check", "dancer", "-t", "0.0001", "--no-goal", "--json")
-    d = r.json()
-    assert r.code == 0
+    code, out = starved("check", "dancer", "--no-goal", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["stopped_by"] == "time-limit"
     assert (d["solvable"], d["unique"], d["unique_by_line_logic"], d["matches_goal"]) == (True, True, True, True)
-    r = cli("check", "dancer", "-t", "0.0001", "--no-goal")
-    assert "unique:        yes: line logic alone fixes every cell" in r.out.splitlines()
+    code, out = starved("check", "dancer", "--no-goal")
+    assert "unique:        yes: line logic alone fixes every cell" in out.splitlines()
 
 
-def test_check_compares_no_goal_when_it_found_no_solution(cli, tmp_path):
+def test_check_compares_no_goal_when_it_found_no_solution(cli, starved, tmp_path):
     # the 2x2 diagonals: line logic fixes nothing; a search stopped at once
     # knows nothing, so the goal is not compared (null), not "false"
     f = tmp_path / "d2.non"
     f.write_text('width 2\nheight 2\n\nrows\n1\n1\n\ncolumns\n1\n1\n\ngoal "1001"\n')
-    d = cli("check", f, "-t", "0.0001", "--no-goal", "--json").json()
+    d = json.loads(starved("check", f, "--no-goal", "--json")[1])
     assert (d["solvable"], d["unique"], d["unique_by_line_logic"], d["matches_goal"]) == (None, None, False, None)
     d = cli("check", f, "--json").json()  # searched to the end: two solutions, the goal one of them
     assert (d["solvable"], d["unique"], d["matches_goal"]) == (True, False, True)
@@ -306,6 +307,19 @@ def test_the_time_limit_covers_reading_and_compiling(cli, tmp_path, command):
     r = cli(command, str(f), "-t", "0.3")
     assert (r.code, r.out, r.err) == (3, "", f"puzzlesat: stopped: {why}\n")
     r = cli(command, str(f), "-t", "0.3", "--json")
+    assert (r.code, r.json()) == (3, {"error": f"stopped: {why}", "kind": "time-limit", "exit_code": 3})
+
+
+def test_checks_time_limit_covers_reading_line_solving_and_compiling(cli, tmp_path):
+    # check's -t covered only the search: a puzzle whose model takes a
+    # minute to build (300 lines of 100 blocks, 24 M clauses) ran past it
+    f = tmp_path / "big.non"
+    clue = ",".join(["1"] * 100)
+    f.write_text("width 300\nheight 300\nrows\n" + f"{clue}\n" * 300 + "columns\n" + f"{clue}\n" * 300)
+    why = f"the time limit (0.3 s) ran out while reading, compiling and line solving {f}, before any search"
+    r = cli("check", str(f), "-t", "0.3")
+    assert (r.code, r.out, r.err) == (3, "", f"puzzlesat: stopped: {why}\n")
+    r = cli("check", str(f), "-t", "0.3", "--json")
     assert (r.code, r.json()) == (3, {"error": f"stopped: {why}", "kind": "time-limit", "exit_code": 3})
 
 
