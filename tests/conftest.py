@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,9 +77,10 @@ def starved(monkeypatch, capsys):
 
 
 def run_interrupted(*args, after: str, twice: bool = False) -> CliResult:
-    """Run ``puzzlesat`` and press Ctrl-C one second after ``after`` first
-    appears on its stderr (its progress line: the search, not the loading, is
-    interrupted; a fixed sleep raced the loading on a busy machine).  With
+    """Run ``puzzlesat`` and press Ctrl-C one second after ``after`` (a
+    string, or a compiled pattern to search for) first appears on its stderr
+    (its progress line: the search, not the loading, is interrupted; a fixed
+    sleep raced the loading on a busy machine).  With
     ``twice``, as `timeout -s INT` does: SIGINT to the process, then at once
     to its whole process group (its own session here)."""
     import os
@@ -89,7 +91,7 @@ def run_interrupted(*args, after: str, twice: bool = False) -> CliResult:
                          stderr=subprocess.PIPE, text=True, start_new_session=twice,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = ""
-    while after not in seen:
+    while (after.search(seen) is None) if isinstance(after, re.Pattern) else (after not in seen):
         c = p.stderr.read(1)
         assert c, (p.wait(), seen)
         seen += c
