@@ -567,6 +567,24 @@ class _Counter:
             listed = 0
         # what _search_verified keeps: nothing, everything, or enough for room
         keep_arg = keep_here and (True if room is None else self.raw_for(room))
+        if splits and SERIAL_SLICE > 0 and problem.partitions \
+                and not any(isinstance(c, ExactlyOne) for c in problem.constraints):
+            # split only on the family's partitions (a nonogram's block
+            # positions): such counts mostly end at once (a unique puzzle),
+            # where the parts' fixed costs made them 2-4x slower, so split
+            # only what a serial slice does not finish (that slice is lost)
+            slice_ = SERIAL_SLICE if remaining is None else min(SERIAL_SLICE, remaining)
+            first = _search_verified(self.puzzle, self.backend, problem, budget, slice_, keep_arg, lambda: None,
+                                     phases)
+            if first.complete or first.stopped_by != "time-limit" or slice_ == remaining:
+                self.add_solutions(first.solutions, first.assignments)
+                if not first.complete:
+                    self.stopped_by = self.stopped_by or first.stopped_by
+                    first.count = max(first.count, listed)
+                self.progress.tick(first.count)
+                return first
+            listed = max(listed, first.count)
+            remaining = None if remaining is None else remaining - first.seconds
         if splits:
             parts = split(problem, workers * PARTS_PER_JOB)
             if len(parts) > 1:
@@ -707,6 +725,9 @@ class _ForkPool:
 PARALLEL_MIN_VARS = 300
 #: sub-problems per worker, so that uneven parts balance out
 PARTS_PER_JOB = 8
+#: seconds a count split only on Problem.partitions runs serially first (most
+#: end sooner; 0: split at once)
+SERIAL_SLICE = 1.0
 #: what forked pool workers count: (puzzle, backend, problem, keep, stop_at); see _count_part
 _WORK = None
 #: shared memory where forked pool workers leave each part's count so far
@@ -834,13 +855,14 @@ def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
     (a process pool here, Ray or Dask across machines) can count a part from
     the instance and its literals alone.
     """
-    groups = sorted((c.vars for c in problem.constraints if isinstance(c, ExactlyOne) and len(c.vars) > 1),
-                    key=len)
+    groups = [[(v,) for v in c.vars] for c in problem.constraints if isinstance(c, ExactlyOne) and len(c.vars) > 1]
+    groups += [alts for alts in problem.partitions if len(alts) > 1]
+    groups.sort(key=len)
     parts: list[tuple[int, ...]] = [()]
-    for vars_ in groups:
-        if len(parts) >= target or (len(parts) > 1 and len(parts) * len(vars_) > 4 * target):
+    for alts in groups:
+        if len(parts) >= target or (len(parts) > 1 and len(parts) * len(alts) > 4 * target):
             break  # enough, or the next split would make parts whose fixed cost dominates
-        parts = [p + (v,) for p in parts for v in vars_]
+        parts = [p + a for p in parts for a in alts]
     return parts
 
 

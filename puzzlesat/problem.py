@@ -119,6 +119,11 @@ class Problem:
     primary: list[int] = field(default_factory=list)
     symmetries: list[dict[int, int]] = field(default_factory=list)
     fixed_weight: bool = False
+    #: ways to split the solutions that the constraints imply without stating
+    #: them as ExactlyOne (a nonogram's block positions): each a list of
+    #: alternatives, conjunctions of literals, exactly one of which holds in
+    #: every solution.  Only a count's splitting (jobs.split) reads them.
+    partitions: list[list[tuple[int, ...]]] = field(default_factory=list)
     _index: dict[Hashable, int] = field(default_factory=dict, repr=False)
 
     # -- variables
@@ -178,6 +183,7 @@ class Problem:
             primary=self.primary,
             symmetries=symmetries or [],
             fixed_weight=self.fixed_weight,
+            partitions=self.partitions,
             _index=self._index,
         )
         for c in extra:

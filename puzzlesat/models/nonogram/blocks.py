@@ -132,3 +132,21 @@ def block_clauses(cells: Sequence[int], clue: Sequence[int],
                 add(x, ("-", ge(j, i)), ge(j, i - b))
             add(-x, ("-", ge(j, i)), ge(j + 1, i), ("-", ge(j, i - b)))
     return out
+
+
+def block_positions(clue: Sequence[int], n: int,
+                    order_var: Callable[[int, int], int]) -> list[list[tuple[int, ...]]]:
+    """For each block of ``clue`` that can move, its starts as alternatives
+    over the order literals: "starts at p" is ``y[j, p] & -y[j, p - 1]``
+    (one literal at either end).  Exactly one holds in every solution, so a
+    count can split on them (Problem.partitions)."""
+    lo, hi = start_bounds(clue, n)
+    out = []
+    for j in range(len(clue)):
+        if hi[j] == lo[j]:
+            continue
+        alts = [(order_var(j, lo[j]),)]
+        alts += [(order_var(j, p), -order_var(j, p - 1)) for p in range(lo[j] + 1, hi[j])]
+        alts.append((-order_var(j, hi[j] - 1),))
+        out.append(alts)
+    return out

@@ -21,7 +21,7 @@ from ...errors import VerificationError
 from ...problem import Clause, Problem
 from ...puzzle import Puzzle
 from . import render
-from .blocks import BlockStart, block_clauses
+from .blocks import BlockStart, block_clauses, block_positions
 from .clues import Clue, RunLengthShape, runs
 from .symmetry import clue_symmetries
 
@@ -98,6 +98,7 @@ class Nonogram(Puzzle):
 
                 for cl in block_clauses(xs, clue, order_var):
                     prob.add(Clause(cl))
+                prob.partitions += block_positions(clue, len(xs), order_var)
         prob.symmetries = [{cell[r][c]: cell[rr][cc] for (r, c), (rr, cc) in m.items()}
                            for m in clue_symmetries(self.rows, self.cols)]
         if self.preprocess if preprocess is None else preprocess:

@@ -12,7 +12,7 @@ from pysat.solvers import Solver
 
 from puzzlesat import jobs
 from puzzlesat.backends import get_backend
-from puzzlesat.models.nonogram.blocks import BlockStart, block_clauses, start_bounds
+from puzzlesat.models.nonogram.blocks import BlockStart, block_clauses, block_positions, start_bounds
 from puzzlesat.models.nonogram.clues import runs
 from puzzlesat.models.nonogram.puzzle import LINE_ENCODINGS, Nonogram
 
@@ -40,6 +40,33 @@ def test_models_are_the_clue_words_each_once(n):
                 s.add_clause([-l for l in m])
         assert sorted(found) == [w for w in _words(n) if runs(w) == clue], clue
         assert len(ids) <= n * max(1, len(clue))
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_each_model_takes_exactly_one_start_of_each_block(n):
+    """block_positions' alternatives partition the line's words: in every
+    model exactly one alternative of each movable block holds, the one at
+    the block's start (a count splits on them)."""
+    for clue in sorted({runs(w) for w in _words(n)}):
+        ids: dict = {}
+
+        def order_var(j, p):
+            return ids.setdefault((j, p), n + 1 + len(ids))
+
+        clauses = [list(c) for c in block_clauses(list(range(1, n + 1)), clue, order_var)]
+        parts = block_positions(clue, n, order_var)
+        lo, hi = start_bounds(clue, n)
+        assert [len(alts) for alts in parts] == [h - l + 1 for l, h in zip(lo, hi) if h > l]
+        movable = [j for j in range(len(clue)) if hi[j] > lo[j]]
+        with Solver(name="minisat22", bootstrap_with=clauses) as s:
+            while s.solve():
+                m = set(s.get_model())
+                word = [1 if i in m else 0 for i in range(1, n + 1)]
+                starts = [i for i in range(n) if word[i] and (i == 0 or not word[i - 1])]
+                for j, alts in zip(movable, parts):
+                    held = [k for k, alt in enumerate(alts) if all(l in m for l in alt)]
+                    assert held == [starts[j] - lo[j]], (clue, word, j)
+                s.add_clause([-l for l in m])
 
 
 def test_start_bounds():

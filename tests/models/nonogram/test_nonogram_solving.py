@@ -74,6 +74,33 @@ def test_count_of_a_small_random_puzzle_matches_brute_force():
             assert out.complete and out.count == brute
 
 
+@pytest.mark.parametrize("backend", ["cadical195", "glucose4", "cpsat"])
+def test_a_split_count_of_a_nonogram_matches_brute_force(backend, monkeypatch):
+    # a nonogram has no ExactlyOne: its count splits on block positions
+    # (Problem.partitions); every part a disjoint share of the solutions.
+    # A count that ends within the serial slice is not split at all
+    monkeypatch.setattr(jobs, "PARALLEL_MIN_VARS", 0)
+    out = jobs.count(load_puzzle("twins"), get_backend(backend), time_limit=60, jobs=2)
+    assert (out.count, out.complete, out.subproblems) == (2, True, 1)
+    monkeypatch.setattr(jobs, "SERIAL_SLICE", 0.0)
+    rnd = random.Random(11)
+    for _ in range(4):
+        grid = [[int(rnd.random() < 0.3) for _ in range(4)] for _ in range(4)]
+        p = Nonogram(4, 4, [runs(r) for r in grid], [runs(col) for col in zip(*grid)])
+        brute = sum(1 for bits in itertools.product((0, 1), repeat=16)
+                    if all(runs(bits[r * 4:(r + 1) * 4]) == p.rows[r] for r in range(4))
+                    and all(runs(bits[c::4]) == p.cols[c] for c in range(4)))
+        out = jobs.count(p, get_backend(backend), time_limit=60, jobs=2)
+        assert (out.count, out.complete) == (brute, True), grid
+        assert out.subproblems > 1
+    p = load_puzzle("twins")
+    out = jobs.count(p, get_backend(backend), time_limit=60, jobs=2, keep=True)
+    assert (out.count, out.complete, len(out.solutions)) == (2, True, 2)
+    assert out.subproblems > 1
+    for sol in out.solutions:
+        p.verify(sol)
+
+
 def test_preprocessing_keeps_the_solutions(shared_dir):
     p = load_puzzle(str(_data(shared_dir) / "survey" / "webpbn-00027.non"))
     plain, pre = p.compile(), p.compile(preprocess=True)
