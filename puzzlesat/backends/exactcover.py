@@ -20,6 +20,7 @@ between solutions.
 
 from __future__ import annotations
 
+import math
 import signal
 import time
 
@@ -183,7 +184,11 @@ def tree_bound(case: ExactCover) -> float:
             fewest = min(fewest, covers)
     b = max(per_item[j] for j in primary)
     d = -(-len(primary) // max(fewest, 1))
-    return float(sum(b ** k for k in range(d + 1)))
+    if b <= 1:
+        return float(d + 1)
+    if d * math.log(b) > 700:  # past a float (a 32x32 board of dominoes: b = 4, d = 512)
+        return math.inf
+    return (float(b) ** (d + 1) - 1) / (b - 1)
 
 
 def _pick(algorithm: str, case: ExactCover) -> str:

@@ -7,6 +7,7 @@ against the PySAT back end.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import random
 import signal
@@ -282,6 +283,18 @@ def test_tree_bound_is_an_upper_bound(seed):
     assert cases
     for case in cases:
         assert _x_nodes(case) <= tree_bound(case)
+
+
+def test_the_tree_bound_of_a_large_board_is_infinite_not_an_overflow(exact):
+    # 32x32 dominoes: b = 4, d = 512; the bound as an int overflowed float()
+    # and solve -b exact died with a traceback
+    from puzzlesat.backends.exactcover import tree_bound
+    from puzzlesat.encoders.exactcover import exact_cover
+
+    p = dominoes(32, 32)
+    assert all(tree_bound(case) == math.inf for case in exact_cover(p))
+    r = exact.count(p, limit=1)
+    assert (r.count, r.complete, r.stopped_by) == (1, False, "limit")
 
 
 def test_a_provably_tiny_search_runs_inline_a_larger_one_in_a_child(exact):
