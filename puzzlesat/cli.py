@@ -22,7 +22,7 @@ import time
 
 from .backends import BackendError, SolverFailed
 from .encoders.cnf import EncodingError
-from .errors import BuildTimeLimit, InputError, UsageError, VerificationError
+from .errors import BuildTimeLimit, InputError, Terminated, UsageError, VerificationError, die_of_sigterm
 
 COMMANDS = ("solve", "count", "info", "list_cmd", "backends_cmd", "export", "decode", "compare", "check")
 
@@ -92,7 +92,11 @@ def entry() -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_sigint)
-    code = main()
+    try:
+        code = main()
+    except Terminated:  # an outside solver was killed first (backends.external)
+        die_of_sigterm()
+        raise
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.exit(code)
 

@@ -106,3 +106,18 @@ def control_character(text: str) -> str | None:
         if ch in BIDI_CONTROLS:
             return f"a bidirectional control character (U+{ord(ch):04X})"
     return None
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived while an outside solver ran in a session of its own
+    (see backends.external.terminating_kills_group): the solver is killed,
+    and the program's entry point dies of the SIGTERM (:func:`die_of_sigterm`)."""
+
+
+def die_of_sigterm() -> None:
+    """End this process as an unhandled SIGTERM would have."""
+    import os
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)

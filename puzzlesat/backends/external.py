@@ -33,12 +33,14 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..encoders.dimacs import build_dimacs, read_answer
-from ..errors import InputError, VerificationError
+from ..errors import InputError, Terminated, VerificationError
 from ..problem import Problem
 from .base import Backend, BackendError, Deadline, SearchResult, SolverFailed, Tally, blocking_clause
 
@@ -96,21 +98,22 @@ class ExternalBackend(Backend):
                                         start_new_session=True)
             except OSError as e:
                 raise BackendError(f"cannot run {self.exe}: {e.strerror}") from None
-            try:
-                while True:
-                    try:
-                        rc = proc.wait(timeout=deadline.next_look(ask is not None))
-                        break
-                    except subprocess.TimeoutExpired:
-                        if deadline.expired():
-                            kill_group(proc)
-                            return "UNKNOWN", None, "time-limit"
-                        if ask():
-                            kill_group(proc)
-                            return "UNKNOWN", None, "callback"
-            except BaseException:
-                kill_group(proc)
-                raise
+            with terminating_kills_group(proc):
+                try:
+                    while True:
+                        try:
+                            rc = proc.wait(timeout=deadline.next_look(ask is not None))
+                            break
+                        except subprocess.TimeoutExpired:
+                            if deadline.expired():
+                                kill_group(proc)
+                                return "UNKNOWN", None, "time-limit"
+                            if ask():
+                                kill_group(proc)
+                                return "UNKNOWN", None, "callback"
+                except BaseException:
+                    kill_group(proc)
+                    raise
         if self.result_file and os.path.exists(res):
             text = Path(res).read_text(errors="replace")
         else:
@@ -206,6 +209,32 @@ def _answer_lines(text: str) -> str:
     """The ``s`` and ``v`` lines of a solver's stdout; its comments and any
     other chatter (banners, warnings) are not part of the answer."""
     return "\n".join(l for l in text.splitlines() if l[:2] in ("s ", "v ") or l.strip() in ("s", "v"))
+
+
+@contextmanager
+def terminating_kills_group(proc: subprocess.Popen):
+    """While inside, SIGTERM to this process kills ``proc``'s process group
+    and raises :class:`Terminated` (the program's entry point then dies of
+    the SIGTERM, as it would have at once).  ``proc`` runs in a session of
+    its own (so that its whole tree can be killed at a deadline), where a
+    SIGTERM to this process, or to its process group (compare's runs,
+    `timeout`), never reached it: an outside solver ran on, orphaned.  Only
+    the main thread handles signals; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigterm(signum, frame):
+        raise Terminated
+
+    old = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield
+    except Terminated:
+        kill_group(proc)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, old if old is not None else signal.SIG_DFL)
 
 
 def kill_group(proc: subprocess.Popen, grace: float = 1.0) -> None:

@@ -29,7 +29,7 @@ import time
 from ..backends import BackendError
 from ..cli import EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_OK, emit_json
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
-from ..errors import InputError, UsageError
+from ..errors import InputError, Terminated, UsageError, die_of_sigterm
 
 NAME = "compare"
 HELP = "run the same job on several back ends / encodings and tabulate size, time, count and agreement"
@@ -109,7 +109,7 @@ def plan(instances, backends, encodings, job: str = "solve") -> list[dict]:
 
 def run_one(spec: dict, job: str, time_limit: float, grace: float = GRACE) -> dict:
     """One run in a child process group; killed past time_limit + grace."""
-    from ..backends.external import kill_group
+    from ..backends.external import kill_group, terminating_kills_group
 
     fd, out = tempfile.mkstemp(prefix="puzzlesat-cmp-", suffix=".json")
     os.close(fd)
@@ -121,7 +121,8 @@ def run_one(spec: dict, job: str, time_limit: float, grace: float = GRACE) -> di
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, start_new_session=True)
         try:
-            _, err = proc.communicate(timeout=time_limit + grace)
+            with terminating_kills_group(proc):  # the run, in a session of its own, dies with compare
+                _, err = proc.communicate(timeout=time_limit + grace)
         except subprocess.TimeoutExpired:
             kill_group(proc)
             proc.communicate()
@@ -459,6 +460,9 @@ def _worker_main(argv) -> int:
     spec = json.loads(argv[1])
     try:
         row = worker(spec)
+    except Terminated:  # compare stopped this run: its outside solver is killed
+        die_of_sigterm()
+        raise
     except (InputError, BackendError) as e:  # said as the commands say it
         row = {"status": "error", "complete": False, "error": str(e)}
     except Exception as e:  # reported in the table, never a traceback in the parent

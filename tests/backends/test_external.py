@@ -144,6 +144,33 @@ def _alive(pid):
         return False
 
 
+@pytest.mark.parametrize("command,sig", [("solve", "TERM"), ("compare", "TERM"), ("compare", "INT")])
+def test_stopping_puzzlesat_kills_the_outside_solver(tmp_path, command, sig):
+    # the solver runs in a session of its own: a SIGTERM to puzzlesat (as
+    # `timeout` sends), or compare stopping its run, left it running, orphaned
+    import signal
+    import subprocess
+    import sys
+
+    pidfile = tmp_path / "pids"
+    exe = _fake(tmp_path, "hang", f"sleep 300 &\necho $! > {pidfile}\necho $$ >> {pidfile}\nwait\n")
+    argv = [sys.executable, "-m", "puzzlesat", command, "dominoes-2x4", "-b", f"external:{exe}"]
+    if command == "compare":
+        argv[-1] += ",exact"
+    p = subprocess.Popen(argv + ["-t", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 60
+    while len(pidfile.read_text().split() if pidfile.exists() else []) < 2:
+        assert time.monotonic() < end and p.poll() is None, p.communicate()
+        time.sleep(0.05)
+    p.send_signal(signal.SIGTERM if sig == "TERM" else signal.SIGINT)
+    p.communicate(timeout=30)
+    # SIGTERM: it dies of it, as before; Ctrl-C: compare says "interrupted"
+    assert p.returncode == (-signal.SIGTERM if sig == "TERM" else 3)
+    time.sleep(0.3)
+    for pid in map(int, pidfile.read_text().split()):
+        assert not _alive(pid), f"process {pid} outlived puzzlesat {command}"
+
+
 def test_crash_is_a_backend_error_with_stderr(tmp_path):
     exe = _fake(tmp_path, "crash", "echo 'parse error: boom' >&2\nexit 1\n")
     with pytest.raises(BackendError, match="exit code 1: parse error: boom"):
