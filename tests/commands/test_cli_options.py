@@ -351,3 +351,48 @@ def test_json_carries_the_warnings_said_on_stderr(cli, tmp_path):
                                      "(a misspelling of 'title'?)"]}
     # and none when nothing was said
     assert "warnings" not in cli("solve", "dominoes-2x4", "--json").json()
+
+
+_INTERRUPTED_IMPORT = """
+import sys
+class Interrupting:
+    def find_spec(self, name, path=None, target=None):
+        if name == "puzzlesat.cli":
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Interrupting())
+sys.argv = ["puzzlesat", "solve", "dominoes-2x4"] + sys.argv[1:]
+from puzzlesat.program import entry
+entry()
+"""
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_ctrl_c_while_python_imports_the_program_is_an_interruption(json_flag):
+    # a Ctrl-C in the first ~0.2 s landed in the imports: a traceback and
+    # exit 1 or 130 instead of "interrupted", exit 3, the JSON object
+    r = subprocess.run([sys.executable, "-c", _INTERRUPTED_IMPORT, *json_flag], capture_output=True, text=True,
+                       timeout=60)
+    assert (r.returncode, r.stderr) == (3, "puzzlesat: interrupted\n")
+    assert r.stdout == ('{"error": "interrupted", "kind": "interrupted", "exit_code": 3}\n' if json_flag else "")
+
+
+def test_ctrl_c_while_the_options_are_read_is_an_interruption(monkeypatch, capsys):
+    from puzzlesat import cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    import signal
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    monkeypatch.setattr(sys, "argv", ["puzzlesat", "count", "dominoes-2x4", "--json"])
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as e:
+            cli.entry()
+    finally:  # entry sets the program's own (this process goes on testing)
+        signal.signal(signal.SIGINT, handler)
+    assert e.value.code == 3
+    out, err = capsys.readouterr()
+    assert (json.loads(out), err) == ({"error": "interrupted", "kind": "interrupted", "exit_code": 3},
+                                      "puzzlesat: interrupted\n")
