@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -71,9 +72,26 @@ def load_puzzle(name_or_path: str) -> Puzzle:
     mod, fn = LOADERS[suffix(path)].split(":")
     loader = getattr(importlib.import_module(mod), fn)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows editors) is not content
-    except UnicodeDecodeError as e:
-        raise InputError(f"not a text file ({e.reason})", str(path)) from None
+        data = path.read_bytes()
     except OSError as e:
         raise InputError(e.strerror or str(e), str(path)) from None
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not content
+    except UnicodeDecodeError as e:
+        raise not_utf8(data, e, str(path)) from None
     return loader(text, str(path))
+
+
+def not_utf8(data: bytes, e: UnicodeDecodeError, path: str) -> InputError:
+    """The error for a file that is not UTF-8: binary (NUL bytes), or text in
+    another encoding, said at the line and column of the first bad byte, with
+    the encoding an XML declaration names."""
+    if b"\0" in data:
+        return InputError("not a text file (it holds NUL bytes)", path)
+    line = data.count(b"\n", 0, e.start) + 1
+    column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+    declared = re.match(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']", data)
+    said = (f"; its XML declaration says {declared[1].decode()}, but puzzlesat reads UTF-8 only "
+            f"(convert it: iconv -f {declared[1].decode()} -t UTF-8)" if declared else "; save it as UTF-8")
+    return InputError(f"byte 0x{data[e.start]:02X} at column {column} is not UTF-8 text ({e.reason}){said}",
+                      path, line)

@@ -396,3 +396,21 @@ def test_ctrl_c_while_the_options_are_read_is_an_interruption(monkeypatch, capsy
     out, err = capsys.readouterr()
     assert (json.loads(out), err) == ({"error": "interrupted", "kind": "interrupted", "exit_code": 3},
                                       "puzzlesat: interrupted\n")
+
+
+@pytest.mark.parametrize("name,data,message", [
+    ("lat.non", b'width 1\nheight 1\ntitle "caf\xe9"\nrows\n1\ncolumns\n1\n',
+     ":3: byte 0xE9 at column 11 is not UTF-8 text (invalid continuation byte); save it as UTF-8"),
+    ("iso.xml", b'<?xml version="1.0" encoding="ISO-8859-1"?>\n<puzzleset><puzzle><title>caf\xe9</title>'
+                b'</puzzle></puzzleset>\n',
+     ":2: byte 0xE9 at column 30 is not UTF-8 text (invalid continuation byte); its XML declaration says "
+     "ISO-8859-1, but puzzlesat reads UTF-8 only (convert it: iconv -f ISO-8859-1 -t UTF-8)"),
+    ("bin.toml", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ": not a text file (it holds NUL bytes)"),
+])
+def test_a_file_that_is_not_utf8_is_named_with_its_line(cli, tmp_path, name, data, message):
+    # it said "not a text file (invalid continuation byte)", with no line, for
+    # a Latin-1 title or an XML file in the encoding its declaration names
+    f = tmp_path / name
+    f.write_bytes(data)
+    r = cli("info", f)
+    assert (r.code, r.out, r.err) == (2, "", f"puzzlesat: {f}{message}\n")
