@@ -111,7 +111,7 @@ def load(text: str, path: str) -> Nonogram:
 def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     lines = text_lines(text)
     d = Draft(path)
-    colours: set[str] = set()
+    colours: dict[str, int] = {}  # each colour letter of a clue -> the line it first appears on
     colour_keys: list[tuple[str, int]] = []
     seen: dict[str, int] = {}  # the line of each goal and descriptive key
     i = 0
@@ -188,12 +188,13 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         else:  # FORMAT.md: "Parsers must ignore any line that they don't recognize"
             ignored.key(parts[0], lineno)
     if len(colours) > 1 or len(colour_keys) > 1:
-        line = colour_keys[1][1] if len(colour_keys) > 1 else None
+        # the line of the second colour: where the file stops being black and white
+        line = colour_keys[1][1] if len(colour_keys) > 1 else sorted(colours.values())[1]
         names = ", ".join(sorted(colours)) if len(colours) > 1 else ", ".join(echo(c) for c, _ in colour_keys)
         raise InputError(f"multicolour nonograms (colours {names}) are not supported yet; "
                          "only black-and-white ones", path, line)
     if d.goal is not None:
-        d.goal = _goal(goal, d.width, colours | {c[:1].lower() for c, _ in colour_keys}, path)
+        d.goal = _goal(goal, d.width, set(colours) | {c[:1].lower() for c, _ in colour_keys}, path)
     d.title = d.meta.get("title", "")
     d.meta_lines = dict(seen)
     return finish(d)
@@ -215,7 +216,7 @@ def _goal(cells: list[tuple[int, str]], width: int | None, colours: set, path: s
     return "".join("0" if ch == "0" else "1" for _, ch in cells)
 
 
-def _section(section, expected: int, key: str, path, header_line: int, colours: set, ignored: _Ignored):
+def _section(section, expected: int, key: str, path, header_line: int, colours: dict, ignored: _Ignored):
     """The clues of one section, and the line of each.  Each clue is read
     before the count is checked: a bad clue is named at its own line."""
     while section and section[-1][1] == "" and len(section) > expected:
@@ -254,7 +255,7 @@ def clue_tokens(text: str, what: str, path, line: int) -> list[str]:
     return [tok for f in fields for tok in f.split()]
 
 
-def _clue(text: str, path, line: int, colours: set, ignored: _Ignored, what: str):
+def _clue(text: str, path, line: int, colours: dict, ignored: _Ignored, what: str):
     """A clue line: numbers separated by commas (or blanks), each maybe with
     a colour letter (``3a``, collected into ``colours``); any other
     characters after a number are ignored, as FORMAT.md asks, with a warning
@@ -266,7 +267,7 @@ def _clue(text: str, path, line: int, colours: set, ignored: _Ignored, what: str
     clue = read_clue([number for _, number, _ in parts], text.strip(), what, path, line)
     for tok, number, tail in parts:
         if re.fullmatch(r"[A-Za-z]", tail):
-            colours.add(tail.lower())
+            colours.setdefault(tail.lower(), line)
         elif tail:
             ignored.tail(tok, str(int(number)), tail, line)
     return clue

@@ -101,7 +101,10 @@ BAD_NON = [
     ("width 2\nheight 1\nrows\n1\ncolumns\n1\n0\ngoal \"01\"\n",
      "b.non:8: goal does not match the clues: its column 1 has runs 0, the clue says 1"),
     ("width 2\nheight 1\nrows\n1a,1b\ncolumns\n1a\n1b\n",
-     "b.non: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones"),
+     "b.non:4: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones"),
+    # the line where a second colour first appears (it had no line at all)
+    ("width 2\nheight 2\nrows\n1a\n1a\ncolumns\n1b\n1a\n",
+     "b.non:7: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones"),
     ("width 1\nwidth 2\n", "b.non:2: width given twice (first on line 1)"),
     # a first clue written on the section's own line reads as Simpson's 'rows H'
     ("width 3\nheight 2\nrows 1\n1\n2\ncolumns\n1\n1\n1\n",
@@ -232,7 +235,7 @@ def test_non_characters_after_a_number_are_ignored_with_a_warning():
 def test_non_colour_letters_are_not_ignored_and_two_colours_are_still_refused():
     assert nonfile.load("width 1\nheight 1\nrows\n1a\ncolumns\n1a\n", "f.non").ignored == ()
     assert _error(nonfile, "width 2\nheight 1\nrows\n1a,1b;\ncolumns\n1a\n1b\n", "f.non") == (
-        "f.non: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones "
+        "f.non:4: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones "
         "(line 4's '1b;' was read as 1)")
 
 
