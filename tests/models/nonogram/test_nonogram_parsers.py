@@ -235,7 +235,7 @@ def test_non_characters_after_a_number_are_ignored_with_a_warning():
 def test_non_colour_letters_are_not_ignored_and_two_colours_are_still_refused():
     assert nonfile.load("width 1\nheight 1\nrows\n1a\ncolumns\n1a\n", "f.non").ignored == ()
     assert _error(nonfile, "width 2\nheight 1\nrows\n1a,1b;\ncolumns\n1a\n1b\n", "f.non") == (
-        "f.non:4: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones "
+        "f.non:7: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones "
         "(line 4's '1b;' was read as 1)")
 
 
