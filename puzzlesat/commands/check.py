@@ -27,7 +27,7 @@ DESCRIPTION = (HELP + " Uniqueness is decided by a search for two solutions on t
 
 def add_arguments(p) -> None:
     add_instance(p)
-    add_backend_options(p, "solve")
+    add_backend_options(p, "check")
     add_color_option(p)
     p.add_argument("--steps", action="store_true", help="print each line-solving round as a partial grid")
     p.add_argument("--preprocess", action="store_true",

@@ -22,7 +22,9 @@ def add_instance(p) -> None:
 
 
 def add_backend_options(p, job: str) -> None:
-    default = "the fastest exact engine available" if job == "count" else "cadical195"
+    default = {"count": "the fastest exact engine available",
+               "check": "cadical195, handing over to cpsat when a search from the file's goal picture "
+                        "has not ended after 0.5 s"}.get(job, "cadical195")
     p.add_argument("--backend", "-b", metavar="NAME", help=f"engine (puzzlesat backends); default: {default}")
     p.add_argument("--encoding", "-e", metavar="NAME", choices=list(ENCODINGS),
                    help=f"CNF cardinality encoding: {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")
