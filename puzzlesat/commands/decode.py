@@ -11,7 +11,9 @@ instance is recognised by what it says, or by ``--cnf``):
    constraints not re-evaluated); an answer carrying a
    ``c puzzlesat-header`` line is checked the same way (and must agree with
    the CNF's); a field the line should not have is an error, one this
-   version does not know a warning (a newer version may add fields);
+   version does not know a warning (a newer version may add fields); its
+   counts (vars=, clauses=, primary=) must be those of this instance's
+   export with the encoding and --unique it names (checked for a model);
 3. UNSAT -> "no solution" (exit 1); UNKNOWN -> exit 3;
 4. no variable beyond the CNF's variables (exit 2);
 5. the true primary variables are decoded and verified by the family: a
@@ -29,7 +31,8 @@ import sys
 
 from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
-from ..encoders.dimacs import HEADER_TAG, Header, falsified, problem_digest, read_answer, read_cnf
+from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, falsified, problem_digest, read_answer,
+                               read_cnf)
 from ..encoders.opb import is_opb, read_opb_header
 from ..errors import InputError, UsageError, VerificationError
 from .common import add_color_option, add_instance, load, warn_ignored
@@ -141,19 +144,20 @@ def run(args) -> int:
     if opb is not None:  # no CNF: the size is the OPB export's, and no clause is re-evaluated
         from ..encoders.opb import build_opb
 
-        n_vars, clauses = build_opb(model).n_vars, []
-        if opb.vars != n_vars:
-            raise InputError(f"the OPB file has {opb.vars} variables but this instance's OPB export "
-                             f"{'with --unique ' if unique else ''}has {n_vars}: exported by another "
-                             "version of puzzlesat?", *at)
+        export = build_opb(model)
+        n_vars, clauses = export.n_vars, []
+        _check_counts(opb, {"vars": n_vars, "constraints": export.n_constraints, "primary": len(model.primary)},
+                      f"this instance's OPB export{' with --unique' if unique else ''}", "the OPB file", at)
         what = at[0]
     else:
         enc = encode_cnf(model, encoding)
         n_vars, clauses = enc.n_vars, enc.clauses
         what = f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})"
-        if declared is not None and declared.vars != n_vars:
-            raise InputError(f"the CNF has {declared.vars} variables but this instance with encoding {encoding} "
-                             f"has {n_vars}: exported by another version of puzzlesat?", *at)
+        if declared is not None:  # the counts of the export the header's own fields describe
+            export = build_dimacs(enc, unique=unique, digest=digest, var_map=False).header
+            _check_counts(declared, {"vars": export.vars, "clauses": export.clauses, "primary": export.primary},
+                          f"this instance with encoding {encoding}{' and --unique' if unique else ''}", "the CNF",
+                          at)
         if declared is None and answer.max_var() > n_vars and answer.is_contiguous():
             # a solver's whole model, of a larger CNF: one of this instance's other exports?
             fit = _export_of_size(problem, answer.max_var(), (encoding, unique))
@@ -188,7 +192,8 @@ def run(args) -> int:
                 has, other = f"its '{HEADER_TAG}' comment (line {at[1]}) says the CNF has", "another CNF"
             else:  # the CNF (or OPB file) is this instance's: the answer is not its
                 has, other = f"{at[0]} has", "another file" if opb is not None else "another CNF"
-            raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but {has} {n_vars}: "
+            assigns = (f"variables 1..{answer.max_var()} only" if answer.values else "no variables")
+            raise InputError(f"the answer assigns {assigns}, but {has} {n_vars}: "
                              f"it was cut short, or it belongs to {other} (the decoded board fails: {e})",
                              apath) from None
         extra = f"; the answer also falsifies {len(bad)} clauses of the CNF" if bad else ""
@@ -249,6 +254,22 @@ def _unique_vars(problem, encoding: str) -> int:
     from ..encoders.lexleader import lex_leader
 
     return encode_cnf(lex_leader(problem)[0], encoding).n_vars
+
+
+#: what a count of an identity line counts, for messages
+_COUNTED = {"vars": "variables", "clauses": "clauses", "constraints": "constraints", "primary": "primary variables"}
+
+
+def _check_counts(h, expected: dict[str, int], export: str, file: str, at) -> None:
+    """The counts of an identity line ``h`` (a DIMACS or OPB header, from the
+    file or the answer at ``at``) against ``expected``, those of this
+    instance's ``export`` that its other fields describe: a count no such
+    export writes is an InputError at the header's line."""
+    for key, want in expected.items():
+        got = getattr(h, key)
+        if got != want:
+            raise InputError(f"{file} has {got} {_COUNTED[key]} but {export} has {want}: exported by another "
+                             "version of puzzlesat?", *at)
 
 
 def _check_header(h: Header, digest: str, path: str, line, instance: str) -> None:

@@ -43,10 +43,12 @@ Reading answers
 Status words are read as solvers write them, in capitals.  Anything else
 is an :class:`~puzzlesat.errors.InputError` naming the file and line: not a
 solver output, a status not in capitals, a second status line, a
-non-integer literal (or one written with non-ASCII digits), a model without
-its ending 0, a variable beyond the CNF's header, a variable given both
-values, a literal given twice, a second ``c puzzlesat-header`` line or one
-that does not say what :meth:`Header.line` writes.
+non-integer literal (or one written with non-ASCII digits), literals of
+both forms in one model (``1`` and ``x4``), a PB literal in a MiniSat
+result file or ``x0``, a model without its ending 0, a variable beyond the
+CNF's header, a variable given both values, a literal given twice, a
+second ``c puzzlesat-header`` line or one that does not say what
+:meth:`Header.line` writes.
 """
 
 from __future__ import annotations
@@ -303,6 +305,8 @@ class Answer:
 _STATUS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "UNKNOWN": "UNKNOWN", "INDETERMINATE": "UNKNOWN"}
 _MINISAT_STATUS = {"SAT": "SAT", "UNSAT": "UNSAT", "INDET": "UNKNOWN"}
 _LIT = re.compile(r"^(-?)x?([0-9]+)$")  # ASCII digits: int() would also read a full-width '１' as 1
+#: the two ways answers write literals: DIMACS (SAT solvers) and the PB competition's
+_FORMS = {False: "DIMACS (1, -1)", True: "pseudo-Boolean (x1, -x1)"}
 
 
 def read_answer(text: str, path: str | None = None) -> Answer:
@@ -312,6 +316,7 @@ def read_answer(text: str, path: str | None = None) -> Answer:
     ended_at: int | None = None  # line of the terminating 0
     status_line = last_lit_line = None
     pb = False  # pseudo-Boolean answers write x7 / -x7 and end without a 0
+    first_lit: tuple[str, int] | None = None  # the model's first literal and its line: it sets the form
     for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.strip()
         if not line:
@@ -373,8 +378,23 @@ def read_answer(text: str, path: str | None = None) -> Answer:
             if ended_at is not None:
                 raise InputError(f"literal {tok} after the model's terminating 0 (line {ended_at})", path, lineno)
             neg, num = m.groups()
-            pb = pb or "x" in tok
+            is_pb = "x" in tok
             v = int(num)
+            if is_pb and ans.style == "minisat":
+                raise InputError(f"not a literal: {shorten(tok)!r} (MiniSat's result file writes DIMACS literals: "
+                                 f"{v}, -{v})", path, lineno)
+            if is_pb and v == 0:
+                raise InputError(f"not a literal: {shorten(tok)!r} (pseudo-Boolean variables are x1, x2, ...)",
+                                 path, lineno)
+            if v != 0:  # a literal, not the ending 0: in the form of the model's first one
+                if first_lit is None:
+                    first_lit = (tok, lineno)
+                elif is_pb != ("x" in first_lit[0]):
+                    raise InputError(f"mixed literal forms: {shorten(tok)!r} is {_FORMS[is_pb]} but the model's "
+                                     f"first literal, {first_lit[0]!r} (line {first_lit[1]}), is "
+                                     f"{_FORMS[not is_pb]}: a solver writes all its literals one way",
+                                     path, lineno)
+            pb = pb or is_pb
             if v == 0:
                 if neg:
                     raise InputError("'-0' is not a literal", path, lineno)

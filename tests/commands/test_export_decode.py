@@ -545,6 +545,12 @@ def test_decode_header_mismatches_name_the_header_line(tmp_path, capsys):
      "(else it belongs to a different instance or encoding)"),
     ("s SATISFIABLE\nv 1 3\nv 4 6 99 0\n", 3, "variable 99 is beyond the 10 variables of this instance's CNF "
      "(encoding mixed): the answer belongs to a different instance or encoding"),
+    # DIMACS and PB literals in one model (the docs' "non-literal"): decoded as a tiling, exit 0
+    ("s SATISFIABLE\nv 1 3 x4 6 0\n", 2, "mixed literal forms: 'x4' is pseudo-Boolean (x1, -x1) but the model's "
+     "first literal, '1' (line 2), is DIMACS (1, -1): a solver writes all its literals one way"),
+    ("s SATISFIABLE\nv x1 3 x4 x6\n", 2, "mixed literal forms: '3' is DIMACS (1, -1) but the model's first "
+     "literal, 'x1' (line 2), is pseudo-Boolean (x1, -x1): a solver writes all its literals one way"),
+    ("SAT\n1 3 x4 6 0\n", 2, "not a literal: 'x4' (MiniSat's result file writes DIMACS literals: 4, -4)"),
 ])
 def test_decode_answer_read_strictly(tmp_path, capsys, text, line, problem):
     a = _answer(tmp_path, text)
@@ -553,6 +559,85 @@ def test_decode_answer_read_strictly(tmp_path, capsys, text, line, problem):
     assert main(["decode", "dominoes-2x4", a, "--json"]) == 2
     assert json.loads(capsys.readouterr().out) == {"error": f"{a}:{line}: {problem}", "kind": "bad-input",
                                                    "exit_code": 2}
+
+
+def test_decode_reads_a_pb_model_in_one_form(tmp_path, capsys):
+    # the PB competition's literals, with or without the ending 0, still decode
+    assert main(["decode", "dominoes-2x4", _answer(tmp_path, "s SATISFIABLE\nv x1 -x2 x3\nv x4 -x5 x6\n")]) == 0
+    assert main(["decode", "dominoes-2x4", _answer(tmp_path, "s SATISFIABLE\nv x1 x3 x4 x6 0\n")]) == 0
+
+
+@pytest.mark.parametrize("text", ["s SATISFIABLE\nv 0\n", "SAT\n0\n"])
+def test_decode_empty_model_says_it_assigns_no_variables(tmp_path, capsys, text):
+    # it said "the answer assigns variables 1..0 only"
+    a = _answer(tmp_path, text)
+    assert main(["decode", "dominoes-2x4", a]) == 2
+    assert capsys.readouterr().err == (
+        f"puzzlesat: {a}: the answer assigns no variables, but this instance's CNF (encoding mixed) has 10: it was "
+        "cut short, or it belongs to a different instance or encoding (the decoded board fails: cell (1, 1) is not "
+        "covered)\n")
+    cnf, _ = _dominoes_cnf(tmp_path)
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", a, "--cnf", cnf]) == 2
+    assert capsys.readouterr().err.startswith(f"puzzlesat: {a}: the answer assigns no variables, but {cnf} has 10: ")
+
+
+@needs["minisat"]
+@pytest.mark.parametrize("options,edit,problem", [
+    # an answer's own header: its counts are those of the export its encoding= and unique= name, as vars= was
+    ([], ("primary=10", "primary=11"),
+     "the CNF has 11 primary variables but this instance with encoding mixed has 10"),
+    ([], ("clauses=24", "clauses=99"), "the CNF has 99 clauses but this instance with encoding mixed has 24"),
+    ([], ("vars=10", "vars=11"), "the CNF has 11 variables but this instance with encoding mixed has 10"),
+    # the --unique pairwise export's header with the plain mixed export's clause count
+    (["-e", "pairwise", "--unique"], (re.compile(r"clauses=\d+"), "clauses=24"),
+     "the CNF has 24 clauses but this instance with encoding pairwise and --unique has {clauses}"),
+    (["-e", "pairwise", "--unique"], (re.compile(r"primary=\d+"), "primary=31"),
+     "the CNF has 31 primary variables but this instance with encoding pairwise and --unique has 10"),
+])
+def test_decode_checks_every_count_of_an_answers_header(tmp_path, capsys, options, edit, problem):
+    cnf = str(tmp_path / "m.cnf")
+    assert main(["export", "dominoes-2x4", *options, "-o", cnf]) == 0
+    exported = read_cnf(open(cnf).read())
+    header = next(line for line in open(cnf) if line.startswith("c puzzlesat-header"))
+    result = _run_solver("minisat", cnf, tmp_path)  # a genuine answer, to which the header is added
+    ok = _answer(tmp_path, header + open(result).read(), "ok.txt")
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", ok]) == 0
+    old, new = edit
+    bad = _answer(tmp_path, (old.sub(new, header) if isinstance(old, re.Pattern) else header.replace(old, new))
+                  + open(result).read(), "bad.txt")
+    capsys.readouterr()
+    message = f"{bad}:1: " + problem.format(clauses=exported.n_clauses) + ": exported by another version of puzzlesat?"
+    assert main(["decode", "dominoes-2x4", bad]) == 2
+    assert capsys.readouterr().err == f"puzzlesat: {message}\n"
+    assert main(["decode", "dominoes-2x4", bad, "--json"]) == 2
+    assert json.loads(capsys.readouterr().out) == {"error": message, "kind": "bad-input", "exit_code": 2}
+
+
+def test_decode_checks_the_primary_count_of_the_cnf_and_opb_headers(tmp_path, capsys):
+    # --cnf: the 'p cnf' line already pins vars= and clauses=; primary= was not checked
+    cnf, line = _dominoes_cnf(tmp_path, lambda t: t.replace(" primary=10", " primary=11", 1))
+    ok = _answer(tmp_path, DOMINO_OK)
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", cnf]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {cnf}:{line}: the CNF has 11 primary variables but this "
+                                       "instance with encoding mixed has 10: exported by another version of "
+                                       "puzzlesat?\n")
+    opb = tmp_path / "d.opb"
+    assert main(["export", "dominoes-2x4", "-f", "opb", "-o", str(opb)]) == 0
+    line = next(i for i, t in enumerate(opb.read_text().splitlines(), 1) if t.startswith("* puzzlesat-header"))
+    text = opb.read_text()
+    for old, new, problem in [(" constraints=8 ", " constraints=9 ", "9 constraints but this instance's OPB "
+                                                                      "export has 8"),
+                              (" primary=10", " primary=11", "11 primary variables but this instance's OPB export "
+                                                             "has 10")]:
+        assert old in text
+        opb.write_text(text.replace(old, new, 1))
+        capsys.readouterr()
+        assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 2
+        assert capsys.readouterr().err == (f"puzzlesat: {opb}:{line}: the OPB file has {problem}: exported by "
+                                           "another version of puzzlesat?\n")
 
 
 def test_decode_reads_a_bom_and_real_solvers(tmp_path, capsys, monkeypatch):

@@ -152,6 +152,8 @@ def test_partial_assignment_and_pb_tokens():
     assert ans.values == {7: True, 2: False} and not ans.is_contiguous()
     # the PB competition's answers end without a 0
     assert read_answer("s SATISFIABLE\nv -x1 x2\nv x3\n").values == {1: False, 2: True, 3: True}
+    # the ending 0 is in neither form: it may end a PB model too
+    assert read_answer("s SATISFIABLE\nv x1\nv -x2 0\n").values == {1: True, 2: False}
 
 
 def test_minisat_result_file():
@@ -183,6 +185,13 @@ def test_statuses_without_model(text, status):
     ("s SATISFIABLE\nv 1 0\nsome chatter\n", 3, "unexpected line"),
     ("SAT\n1 -0\n", 2, "'-0' is not a literal"),
     ("SAT\n1 2 0\nUNSAT\n", 3, "second status line"),
+    # one model, one literal form: DIMACS (1, -1) or the PB competition's (x1, -x1)
+    ("s SATISFIABLE\nv 1 3 x4 6 0\n", 2, "mixed literal forms: 'x4' is pseudo-Boolean (x1, -x1) but the model's "
+     "first literal, '1' (line 2), is DIMACS (1, -1): a solver writes all its literals one way"),
+    ("s SATISFIABLE\nv x1 -x2\nv 3 x4 x6\n", 3, "mixed literal forms: '3' is DIMACS (1, -1) but the model's "
+     "first literal, 'x1' (line 2), is pseudo-Boolean (x1, -x1): a solver writes all its literals one way"),
+    ("SAT\n1 -x2 3 0\n", 2, "not a literal: '-x2' (MiniSat's result file writes DIMACS literals: 2, -2)"),
+    ("s SATISFIABLE\nv x1 x0\n", 2, "not a literal: 'x0' (pseudo-Boolean variables are x1, x2, ...)"),
 ])
 def test_answer_errors_name_file_and_line(text, line, words):
     with pytest.raises(InputError) as e:
