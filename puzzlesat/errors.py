@@ -94,6 +94,18 @@ def foreign_digit(text: str) -> str | None:
     return None
 
 
+def title_from_path(path: str | None, default: str) -> str:
+    """The title of a file that gives none: its name without its suffix,
+    with every control character written as an escape (``\\x1b``), as a
+    message echoes text: a file name may hold an ESC, and a title is
+    printed.  ``default`` without a path."""
+    from pathlib import Path
+
+    stem = Path(path).stem if path else default
+    return "".join(repr(ch)[1:-1] if control_character(ch) or unicodedata.category(ch) == "Cs" else ch
+                   for ch in stem)
+
+
 def control_character(text: str) -> str | None:
     """"a control character (U+001B)" when ``text`` holds one (the first),
     else None: names and titles are printed, and an ESC would reach the

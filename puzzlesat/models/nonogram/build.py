@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ...errors import InputError, control_character, foreign_digit, plural, shorten as echo
+from ...errors import InputError, control_character, foreign_digit, plural, title_from_path
+from ...errors import shorten as echo
 from .clues import Clue, min_length, runs
 from .puzzle import Grid, Nonogram
 
@@ -169,13 +170,6 @@ def finish(d: Draft, white: str = "0") -> Nonogram:
         control = control_character(text.replace("\n", "").replace("\r", ""))  # (XML text may wrap)
         if control:  # printed by info, check and list: an ESC would reach the terminal
             raise InputError(f"{key} {echo(text)!r} holds {control}", p, d.meta_lines.get(key))
-    title = d.title or d.meta.get("catalogue", "") or (_stem(p) if p else "nonogram")
+    title = d.title or d.meta.get("catalogue", "") or title_from_path(p, "nonogram")
     return Nonogram(width=d.width, height=d.height, rows=list(d.rows), cols=list(d.cols),
                     goal=goal, title=title, path=p, meta=dict(d.meta))
-
-
-def _stem(path: str) -> str:
-    from pathlib import Path
-
-    return Path(path).stem
-

@@ -16,7 +16,9 @@ Extensions, all in comments (``#`` to end of line): ``# title: ...`` (by
 default the file's name without its suffix), ``# source: ...``,
 ``# expected-count: N``, ``# expected-unique: N``, each at most once, and
 ``# one-sided: A B`` to keep the named elements from turning over (on as
-many lines as you like).  A known key without a value is an error, and so is
+many lines as you like); keys are read in any case, with or without spaces
+around the ``#`` and the ``:`` (``# Title:``, ``#title:a``).  A known key
+without a value is an error, and so is
 a negative expected count.  Any other comment stays a comment: other tools
 write .box files too.  But a comment of the shape ``# key: value`` whose key
 is one lower-case word (``# titel: x``, ``# frobnicate: 3``) or looks like a
@@ -40,7 +42,8 @@ import math
 import re
 
 from ...errors import InputError, control_character, foreign_digit, number, plural, text_lines
-from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected, shorten
+from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, not_connected,
+                    shorten)
 from .geometry import is_connected
 from .lattice import CubicLattice
 
@@ -155,18 +158,28 @@ def _load(text: str, path: str, warnings: list[str]):
         raise InputError("no BOX statement (expected e.g. 'BOX / 6 * 10')", path)
     if len(boxes) > 1:
         raise InputError(f"a second BOX statement (the first is at line {boxes[0].line})", path, boxes[1].line)
-    body, bline = boxes[0].body, boxes[0].line
-    sizes = [_whole(x) for x in body.split("*")]
-    foreign = foreign_digit(body)
-    if foreign:
-        raise InputError(f"BOX sizes {shorten(body.strip())!r}: {foreign}", path, bline)
+    box = boxes[0]
+    body, bline = box.body, box.line
+    parts, offset = [], 0  # (the text of each size, where it starts in body)
+    for part in body.split("*"):
+        parts.append((part, offset))
+        offset += len(part) + 1
+    sizes = [_whole(x) for x, _ in parts]
+    # each problem at the line of the size at fault: a stray line after BOX continues it
+    at = lambda k: box.line_at(parts[k][1] + len(parts[k][0]) - len(parts[k][0].lstrip()))  # noqa: E731
+    foreign = next((k for k, (x, _) in enumerate(parts) if foreign_digit(x)), None)
+    if foreign is not None:
+        raise InputError(f"BOX sizes {shorten(body.strip())!r}: {foreign_digit(body)}", path, at(foreign))
     if any(d is None for d in sizes):
+        k = sizes.index(None)
+        _stray_text(box, parts[k][0], parts[k][1], path)
         raise InputError(f"BOX sizes must be whole numbers separated by '*', got {shorten(body.strip())!r}",
-                         path, bline)
+                         path, at(k))
     if not 1 <= len(sizes) <= 4:
         raise InputError(f"a BOX has 1 to 4 dimensions, got {len(sizes)}", path, bline)
     if any(isinstance(d, int) and d < 1 for d in sizes):
-        raise InputError(f"BOX sizes must be positive, got {shorten(body.strip())!r}", path, bline)
+        k = next(k for k, d in enumerate(sizes) if isinstance(d, int) and d < 1)
+        raise InputError(f"BOX sizes must be positive, got {shorten(body.strip())!r}", path, at(k))
     # before any cell exists; a size of more digits than int() reads counts as 10^(digits - 1)
     check_board_cells(math.prod(d if isinstance(d, int) else 10 ** (len(d) - 1) for d in sizes), path, bline)
     dims = tuple(sizes)
@@ -184,7 +197,8 @@ def _load(text: str, path: str, warnings: list[str]):
         sym = m.group(1)
         if kw == "ELEMENT" and sym == "*":
             raise InputError("ELEMENT (*): '*' is RESERVE's symbol for holes, not a piece name", path, no)
-        cells, lines = _cells(st, m.start(2), len(dims), path, allow_short=(kw == "ELEMENT"))
+        cells, lines = _cells(st, m.start(2), len(dims), path, allow_short=(kw == "ELEMENT"),
+                              piece=sym if kw == "ELEMENT" else None)
         if kw == "ELEMENT":
             if not is_connected(lattice, cells):
                 raise InputError(not_connected(lattice, sym), path, no)
@@ -214,6 +228,22 @@ def _load(text: str, path: str, warnings: list[str]):
         expected=expected,
     )
     return tiling
+
+
+def _stray_text(box: _Statement, part: str, offset: int, path: str) -> None:
+    """InputError for text after a BOX size on a line of its own (a line
+    without a keyword continues the statement before it): ``BOX / 2 * 4``
+    then ``hello`` is the BOX's '2 * 4 hello', but 'hello' is at fault.
+    Returns when the size is not that."""
+    m = re.match(r"(\s*[+-]?\d+\s+)(\S.*)$", part, re.ASCII | re.DOTALL)
+    if not m:
+        return
+    junk = offset + len(m.group(1))
+    line = box.line_at(junk)
+    if line != box.line_at(offset + len(part) - len(part.lstrip())):
+        raise InputError(f"{shorten(m.group(2).strip())!r} is not a BOX size (sizes are whole numbers separated "
+                         "by '*'); a line that starts with no keyword continues the statement before it, here "
+                         f"the BOX of line {box.line}", path, line)
 
 
 def _unknown_key(raw: str) -> str | None:
@@ -250,14 +280,18 @@ def _count(key: str, value: str, path: str, line: int) -> int:
     return n
 
 
-def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool) -> tuple[list, list[int]]:
+def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool,
+           piece: str | None = None) -> tuple[list, list[int]]:
     """The cells written in ``st.body`` from ``start`` on, and the file line
     of each; every problem is reported at the line of the text at fault,
-    quoted as written."""
+    quoted as written.  ``piece``: the ELEMENT's name, whose cells are
+    counted against the cap before anything else is done with them."""
     rest = st.body[start:]
     at = lambda offset: st.line_at(start + offset)  # noqa: E731
     first_line: dict[tuple[int, ...], int] = {}  # cell -> its line, in the order written
     matches = list(_TUPLE.finditer(rest))
+    if piece is not None:
+        check_piece_cells(piece, len(matches), path, st.line)
     gaps = []  # (offset, text) between the cells
     end = 0
     for m in matches:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import product
-from pathlib import Path
 
-from ...errors import InputError, number, shorten
+from ...errors import InputError, number, shorten, title_from_path
 from .geometry import canonical, normalize, orientation_set
 from .lattice import Lattice, Point
 from .puzzle import Piece, Tiling
@@ -42,6 +41,15 @@ def check_board_cells(cells: int, path: str | None, line: int | None) -> None:
         raise InputError(f"a board of {number(cells)} cells is too large (at most {MAX_BOARD_CELLS:,})", path, line)
 
 
+def check_piece_cells(name: str, cells: int, path: str | None, line: int | None) -> None:
+    """InputError unless a piece of ``cells`` cells is at most a board's
+    cap: a larger one fits on no board, and turning it costs as much as it
+    is large.  Checked as soon as its cells are counted, before any work on them."""
+    if cells > MAX_BOARD_CELLS:
+        raise InputError(f"piece {shorten(name)} of {number(cells)} cells is too large "
+                         f"(at most {MAX_BOARD_CELLS:,}, as a board)", path, line)
+
+
 def not_connected(lattice: Lattice, name: str) -> str:
     """The message for a piece whose cells do not form one polyform."""
     return (f"piece {shorten(name)} is not connected on the {lattice.name} lattice "
@@ -67,7 +75,7 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
     holes, a piece name fixes one copy of that piece there.
     A file without a title is titled by its name's stem, as nonograms are."""
     if not title.strip():
-        title = Path(path).stem if path else "tiling"
+        title = title_from_path(path, "tiling")
     if board is None:
         check_board_cells(math.prod(dims), path, None)  # the formats check first, with a line
         board = set(product(*[range(n) for n in dims]))
@@ -86,6 +94,7 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
         if spec.count < 1:
             raise InputError(f"piece {shorten(spec.name)}: count must be at least 1, got {number(spec.count)}",
                              path, spec.line)
+        check_piece_cells(spec.name, len(spec.cells), path, spec.line)  # the formats check first
         for c in spec.cells:
             if not lattice.is_cell(c):
                 raise InputError(f"piece {shorten(spec.name)}: {shorten(c)} is not a cell of the "

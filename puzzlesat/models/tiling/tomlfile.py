@@ -47,7 +47,7 @@ the first character of each line.
 
 Every key a user writes is either used or refused: unknown keys, unknown
 lattices, sets and piece names, cells that are not cells of the lattice,
-disconnected pieces, malformed drawings and boards of more than
+disconnected pieces, malformed drawings and boards (and pieces) of more than
 build.MAX_BOARD_CELLS cells (counted from the size or hexagon before any cell
 is made; a drawing's cells, as many as its marks, once read) are errors
 naming file:line.  So are, as in ``.box``, a coordinate below 1 on the square
@@ -74,7 +74,7 @@ else:  # pragma: no cover
 
 from ...errors import InputError, control_character, number, plural, shorten, text_lines
 from . import art
-from .build import PieceSpec, build_tiling, cell_text, check_board_cells, not_connected
+from .build import PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, not_connected
 from .geometry import is_connected
 from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice
 from .standard import SetDoesNotFit, set_names, standard_set
@@ -119,11 +119,13 @@ class _Lines:
 
     def __init__(self, text: str):
         self.at: dict[tuple, int] = {}
-        self.first_art_line: dict[tuple, int] = {}
+        #: key -> (line, column) where its value starts, when the value is a string
+        self.string_at: dict[tuple, tuple[int, int]] = {}
+        self._raw = text_lines(text)
         table: tuple = ()
         arrays: dict[tuple, int] = {}
         open_quote = None
-        for no, line in enumerate(text_lines(text), 1):
+        for no, line in enumerate(self._raw, 1):
             if open_quote:
                 if line.count(open_quote) % 2 == 1:
                     open_quote = None
@@ -134,6 +136,7 @@ class _Lines:
                 if h.group(1) == "[[":
                     k = arrays.get(name, -1) + 1
                     arrays[name] = k
+                    self.at.setdefault(name, no)  # "board must be a table" when [[board]] is an array of them
                     table = name + (k,)
                 else:
                     table = name
@@ -145,15 +148,13 @@ class _Lines:
             key = table + tuple(_split_key(m.group(1)))
             self.at.setdefault(key, no)
             value = m.group(2)
+            if value[:1] in ("'", '"'):
+                self.string_at.setdefault(key, (no, m.start(2)))
             for q in ('"""', "'''"):
                 if value.startswith(q):
-                    rest = value[3:]
-                    if rest.count(q) % 2 == 0:
+                    if value[3:].count(q) % 2 == 0:
                         open_quote = q
-                    self.first_art_line[key] = no + 1 if not rest.strip() else no
                     break
-            else:
-                self.first_art_line[key] = no
 
     def line(self, *path) -> int | None:
         path = tuple(path)
@@ -162,6 +163,71 @@ class _Lines:
                 return self.at[path]
             path = path[:-1]
         return None
+
+    def string_line(self, key: tuple, line: int, column: int | None) -> int | None:
+        """The file line of the character at ``line`` and ``column`` (0-based;
+        no column: the line's first character) of the string written for
+        ``key``, as TOML decodes it: a newline right after an opening
+        triple quote is dropped, a line-ending backslash joins lines, a
+        ``\\n`` escape starts a new line without a new file line.  None when
+        the string cannot be found in the text (written in an inline table)."""
+        if key not in self.string_at:
+            return None
+        at = 0
+        for i, j, ch in _decoded(self._raw, *self.string_at[key]):
+            if at == line and (column is None or column == 0):
+                return i + 1
+            if ch == "\n":
+                at += 1
+            elif at == line:
+                column -= 1
+            if at > line:
+                return None
+        return None
+
+
+def _decoded(raw: list[str], no: int, col: int):
+    """(0-based file line, column, character) of each character of the TOML
+    string that starts at line ``no`` (1-based), column ``col`` of ``raw``,
+    as the TOML reader decodes it (an escape is one character, at its
+    backslash); stops at the closing quote."""
+    i = no - 1
+    line = raw[i]
+    q = next(q for q in ('"""', "'''", '"', "'") if line.startswith(q, col))
+    multi, basic = len(q) == 3, q[0] == '"'
+    j = col + len(q)
+    if multi and j == len(line):  # a newline right after the opening quotes is not in the string
+        i, j = i + 1, 0
+    while i < len(raw):
+        line = raw[i]
+        if j >= len(line):
+            if not multi:
+                return
+            yield i, j, "\n"
+            i, j = i + 1, 0
+            continue
+        if line.startswith(q, j):
+            return
+        ch = line[j]
+        if not (basic and ch == "\\"):
+            yield i, j, ch
+            j += 1
+            continue
+        if multi and not line[j + 1:].strip(" \t"):  # a line-ending backslash: up to the next non-blank
+            i, j = i + 1, 0
+            while i < len(raw) and not raw[i].strip(" \t"):
+                i += 1
+            if i < len(raw):
+                j = len(raw[i]) - len(raw[i].lstrip(" \t"))
+            continue
+        e = line[j + 1:j + 2]
+        digits = {"u": 4, "U": 8, "x": 2}.get(e, 0)
+        try:
+            decoded = chr(int(line[j + 2:j + 2 + digits], 16)) if digits else {"n": "\n"}.get(e, e)
+        except ValueError:
+            return
+        yield i, j, decoded
+        j += 2 + digits
 
 
 def _split_key(s: str) -> list:
@@ -337,10 +403,11 @@ class _Reader:
         try:
             drawn = art.parse(name, text)
         except art.ArtError as e:
-            line = self.lines.line(*where)
-            first = self.lines.first_art_line.get(where)
-            if e.line is not None and first is not None:
-                line = first + e.line
+            line = None
+            if e.line is not None:  # the drawing's own line, where the string is written as file lines
+                line = self.lines.string_line(where, e.line, e.column)
+            if line is None:
+                line = self.lines.line(*where)
             raise InputError(f"{what}: {e}", self.path, line) from None
         if board:  # a drawing makes one cell per mark: as many as the text is long, so counted once read
             self._check_cells(len(drawn), *where)
@@ -387,12 +454,12 @@ class _Reader:
         if "name" not in entry:
             self.fail("a [[pieces]] entry needs a set or a name", *where)
         self._keys(entry, PIECE_KEYS, *where, what="a [[pieces]] entry")
-        name = self._str(entry["name"], *where, "name", what="name").strip()
-        if not name or any(ch.isspace() for ch in name):
-            self.fail(f"piece name {_echo(entry['name'])} must be non-empty, without spaces", *where, "name")
+        name = self._str(entry["name"], *where, "name", what="name")
         control = control_character(name)
         if control:
             self.fail(f"piece name {_echo(name)} holds {control}", *where, "name")
+        if not name or any(ch.isspace() for ch in name):  # leading and trailing ones too: never trimmed
+            self.fail(f"piece name {_echo(name)} must be non-empty, without spaces", *where, "name")
         count = self._int(entry.get("count", 1), *where, "count", what="count", minimum=1)
         one_sided = self._bool(entry.get("one_sided", False), *where, "one_sided", what="one_sided")
         given = [k for k in ("art", "cells") if k in entry]
@@ -400,8 +467,12 @@ class _Reader:
             self.fail(f"piece {shorten(name)}: give exactly one of art or cells"
                       + (" (both given)" if len(given) == 2 else ""), *where)
         if given[0] == "art":
-            cells = sorted(self._art(lattice, entry["art"], where + ("art",), what=f"piece {shorten(name)}"))
+            drawn = self._art(lattice, entry["art"], where + ("art",), what=f"piece {shorten(name)}")
+            check_piece_cells(name, len(drawn), self.path, self.lines.line(*where, "art"))  # as a board's
+            cells = sorted(drawn)
         else:
+            if isinstance(entry["cells"], list):
+                check_piece_cells(name, len(entry["cells"]), self.path, self.lines.line(*where, "cells"))
             cells = self._cell_list(lattice, entry["cells"], where + ("cells",), what="cells")
         if not is_connected(lattice, cells):
             self.fail(not_connected(lattice, name), *where, given[0])
@@ -420,6 +491,9 @@ class _Reader:
             known = ", ".join(set_names(lattice)) or "none"
             self.fail(f"unknown piece set {shorten(repr(name))} for the {lattice.name} lattice; known: {known}",
                       *where, "set")
+        if "one_sided" in entry and not one_sided and name.startswith("one-sided-"):
+            self.fail(f"one_sided = false contradicts the set {shorten(name)}, whose pieces never turn over; "
+                      f"for pieces that may, give set = {_echo(name[len('one-sided-'):])}", *where, "one_sided")
         counts = entry.get("counts", {})
         if not isinstance(counts, dict):
             self.fail("counts must be a table of piece name = count, e.g. counts = { X = 2 }", *where, "counts")

@@ -598,3 +598,13 @@ def test_no_control_character_reaches_the_terminal_from_a_title_or_its_metadata(
         "f.non:1: title '\\u202eDER' holds a bidirectional control character (U+202E)")
     # a tab, and line breaks in XML text, are white space
     assert nonfile.load('title "a\tb"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non").title == "a\tb"
+
+
+def test_a_title_taken_from_the_file_name_has_its_control_characters_escaped(tmp_path, cli):
+    # a file that gives no title is titled by its name, which may hold an ESC
+    assert nonfile.load("width 1\nheight 1\nrows\n1\ncolumns\n1\n", "d/n\x1b[31m.non").title == "n\\x1b[31m"
+    p = tmp_path / "n\x1b[31m.non"
+    p.write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+    r = cli("info", p)
+    assert r.code == 0 and "\x1b" not in r.out + r.err
+    assert r.out.splitlines()[0] == "n\\x1b[31m"

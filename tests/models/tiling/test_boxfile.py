@@ -403,3 +403,52 @@ def test_a_control_character_is_a_cli_error_that_does_not_reach_the_terminal(tmp
 
 def test_a_tab_in_a_title_is_white_space():
     assert load("# title: a\tb\nBOX / 1 * 2\nELEMENT / (X) (1, 1), (1, 2)\n", "f.box").title == "a\tb"
+
+
+# ------------------------------------- QA: the line of the text at fault, pieces capped
+
+STRAY = ("'hello' is not a BOX size (sizes are whole numbers separated by '*'); a line that starts with no "
+         "keyword continues the statement before it, here the BOX of line 1")
+
+
+def test_a_stray_line_after_box_is_reported_at_its_own_line(tmp_path, cli):
+    f = tmp_path / "stray.box"
+    f.write_text("BOX / 2 * 4\nhello\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * 4)
+    r = cli("info", f)
+    assert (r.code, r.out, r.err.strip()) == (2, "", f"puzzlesat: {f}:2: {STRAY}")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("BOX / 2 * 4\n  hello\n", f"f.box:2: {STRAY}"),
+    ("BOX / 2 *\n  4\nhello\n", f"f.box:3: {STRAY}"),
+    # a size that is no number, or not positive, on a continuation line: that line
+    ("BOX / 2 *\n  x\n", "f.box:2: BOX sizes must be whole numbers separated by '*', got '2 * x'"),
+    ("BOX / 2 *\n  0\n", "f.box:2: BOX sizes must be positive, got '2 * 0'"),
+    ("BOX / 2 *\n  \uff14\n",
+     "f.box:2: BOX sizes '2 * \uff14': '\uff14' (U+FF14 FULLWIDTH DIGIT FOUR) is not an ASCII digit 0-9"),
+    # text after a size on its own line is the whole statement's problem, as before
+    ("BOX / 2 * 4 hello\n", "f.box:1: BOX sizes must be whole numbers separated by '*', got '2 * 4 hello'"),
+])
+def test_box_size_problems_are_at_the_line_of_the_size(text, message):
+    assert _refusal(text + "ELEMENT / (D) (1, 1), (1, 2)\n") == message
+
+
+def test_a_piece_larger_than_a_board_may_be_is_refused_before_any_work(monkeypatch):
+    from puzzlesat.models.tiling import boxfile, build
+    text = "BOX / 3\nELEMENT / (H) (1), (2),\n  (3)\nELEMENT / (D) (1), (2)\n"
+    monkeypatch.setattr(build, "MAX_BOARD_CELLS", 3)
+    assert [len(p.cells) for p in load(text, "f.box").pieces] == [3, 2]
+    monkeypatch.setattr(build, "MAX_BOARD_CELLS", 2)
+    monkeypatch.setattr(boxfile, "is_connected", None)  # refused before anything is done with its cells
+    assert _refusal(text.replace("BOX / 3", "BOX / 2")) == (
+        "f.box:2: piece H of 3 cells is too large (at most 2, as a board)")
+
+
+@pytest.mark.parametrize("comment", ["# Title: two", "#title:two", "#  TITLE :two"])
+def test_comment_keys_are_read_in_any_case_and_spacing(comment):
+    assert load(comment + "\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box").title == "two"
+
+
+def test_a_title_taken_from_the_file_name_has_its_control_characters_escaped():
+    t = load("BOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n", "d/x\x1b]0;\x07y.box")
+    assert t.title == "x\\x1b]0;\\x07y"

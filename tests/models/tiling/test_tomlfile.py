@@ -423,3 +423,79 @@ def test_an_escape_in_a_name_never_reaches_the_terminal(tmp_path, cli):
         r = cli(*args)
         assert r.code == 2 and "Traceback" not in r.err and "\x1b" not in r.out + r.err
         assert f"{p}:4: piece name '\\x1b[31mX' holds a control character (U+001B)" in r.err
+
+
+# ------------------------------------------ QA: nothing silently dropped or altered
+
+def test_one_sided_false_on_a_one_sided_set_is_refused_at_its_line(tmp_path, cli):
+    text = '[board]\nsize = [4, 7]\n[[pieces]]\nset = "one-sided-tetrominoes"\none_sided = false\n'
+    message = ("one_sided = false contradicts the set one-sided-tetrominoes, whose pieces never turn over; "
+               "for pieces that may, give set = 'tetrominoes'")
+    assert _error(text) == f"t.toml:5: {message}"
+    p = tmp_path / "os.toml"
+    p.write_text(text)
+    r = cli("info", p)
+    assert (r.code, r.out, r.err.strip()) == (2, "", f"puzzlesat: {p}:5: {message}")
+    # true on a one-sided set says what the set is: accepted, the same pieces
+    same = _load(text.replace("false", "true"))
+    assert [(p.name, p.one_sided) for p in same.pieces] == [(p.name, p.one_sided) for p in _load(text[:-18]).pieces]
+    assert len(same.pieces) == 7 and all(p.one_sided for p in same.pieces if p.name != "O4")
+
+
+@pytest.mark.parametrize("written,name", [(" D", " D"), ("D ", "D "), ("\\tD", "\tD"), ("D\\u3000", "D\u3000")])
+def test_a_piece_name_is_never_trimmed(written, name):
+    assert _error(f'[board]\nsize = [2, 2]\n[[pieces]]\nname = "{written}"\ncells = [[1, 1], [1, 2]]\ncount = 2\n') == (
+        f"t.toml:4: piece name {name!r} must be non-empty, without spaces")
+
+
+def test_a_board_written_as_an_array_of_tables_is_refused_at_its_line(tmp_path, cli):
+    assert _error("# a board\n[[board]]\nsize = [2, 2]\n" + DOMINOES) == "t.toml:2: board must be a table: [board]"
+    p = tmp_path / "board_array.toml"
+    p.write_text("[[board]]\nsize = [2, 2]\n" + DOMINOES)
+    r = cli("info", p)
+    assert (r.code, r.err.strip()) == (2, f"puzzlesat: {p}:1: board must be a table: [board]")
+
+
+def test_a_title_taken_from_the_file_name_has_its_control_characters_escaped(tmp_path, cli):
+    assert _load(BOARD + DOMINOES + "count = 2\n").title == "t"
+    assert load(BOARD + DOMINOES + "count = 2\n", "d/t\x1b[31m\u202e.toml").title == "t\\x1b[31m\\u202e"
+    p = tmp_path / "t\x1b[31m.toml"
+    p.write_text(BOARD + DOMINOES + "count = 2\n")
+    for args in (("info", p), ("solve", p), ("count", p)):
+        r = cli(*args)
+        assert r.code == 0 and "\x1b" not in r.out + r.err, args
+    assert cli("info", p).out.splitlines()[0] == "t\\x1b[31m"
+
+
+@pytest.mark.parametrize("piece,line", [
+    ('art = """\n###\n###\n"""\n', 5),
+    ("cells = [[1, 1], [1, 2], [1, 3], [2, 1], [2, 2], [2, 3]]\n", 5),
+])
+def test_a_piece_larger_than_a_board_may_be_is_refused_before_any_work(monkeypatch, piece, line):
+    from puzzlesat.models.tiling import build, tomlfile
+    text = '[board]\nsize = [2, 2]\n[[pieces]]\nname = "H"\n' + piece
+    monkeypatch.setattr(build, "MAX_BOARD_CELLS", 6)
+    assert _load(text).pieces[0].cells  # 6 cells: as many as a board may have
+    monkeypatch.setattr(build, "MAX_BOARD_CELLS", 5)
+    monkeypatch.setattr(tomlfile, "is_connected", None)  # refused before anything is done with its cells
+    assert _error(text) == f"t.toml:{line}: piece H of 6 cells is too large (at most 5, as a board)"
+
+
+@pytest.mark.parametrize("art,line", [
+    # a one-line string with \n escapes: its lines are not file lines; the line of art = itself
+    ('art = "o o\\noo"', 3),
+    ("art = 'oo'", 3),
+    # a line-ending backslash drops the newline and the blank lines after it
+    ('art = """\\\no o\noo"""', 5),
+    ('art = """\\\n\n  o o \\\n   oo\no o"""', 6),  # "o o oo" on line 5 and 6: the second o of "oo" at fault
+    # spaces after the opening quotes: the newline is kept, the first line is "   "
+    ('art = """   \no o\n oo\no"""', 5),
+    ("art = '''   \no o\n oo\no'''", 5),
+    ('art = """\no o\n oo\no"""', 5),
+    # \n escapes in a multi-line string, and an escaped quote
+    ('art = """o \\"\\n oo\no o"""', 3),
+    ('art = """o o\\u000A o o\no o\n oo"""', 5),
+])
+def test_a_drawing_error_is_at_the_line_that_holds_it(art, line):
+    message = _error(f'lattice = "hex"\n[board]\n{art}\n[[pieces]]\nset = "monohexes"\n')
+    assert message.startswith(f"t.toml:{line}: board art: 'o' at column ") and "hex lattice" in message
