@@ -45,8 +45,8 @@ class InputError(Exception):
     def __init__(self, message: str, path: str | None = None, line: int | None = None):
         self.message, self.path, self.line = message, path, line
         where = ""
-        if path is not None:
-            where = f"{path}:{line}: " if line is not None else f"{path}: "
+        if path is not None:  # a file name may hold an ESC: it is printed
+            where = f"{printable(path)}:{line}: " if line is not None else f"{printable(path)}: "
         super().__init__(where + message)
 
 
@@ -101,9 +101,15 @@ def title_from_path(path: str | None, default: str) -> str:
     printed.  ``default`` without a path."""
     from pathlib import Path
 
-    stem = Path(path).stem if path else default
+    return printable(Path(path).stem) if path else default
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character (and lone surrogate, from a
+    file name's undecodable bytes) written as an escape (``\\x1b``): for a
+    file name or title that reaches the terminal."""
     return "".join(repr(ch)[1:-1] if control_character(ch) or unicodedata.category(ch) == "Cs" else ch
-                   for ch in stem)
+                   for ch in str(text))
 
 
 def control_character(text: str) -> str | None:
