@@ -1,0 +1,68 @@
+"""Parallel nonogram counts: `count -j 1` against `count -j 2`, same run.
+
+    python benchmarks/nonogram_jobs.py [--time-limit 20] [FILE ...]
+
+With no file: a generated 20x20 puzzle whose every row and column clue is
+``1,1`` (far too many solutions to finish: the figure is the solutions
+counted within the limit) and the survey's small puzzles and n-Dom 10-13
+(unique: the serial slice should leave them unsplit, at -j 1's speed).
+Each count is `puzzlesat count FILE --no-goal --json -t T` in a fresh
+process; wall seconds and CPU seconds (the process and its children).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonograms"
+
+
+def ones(n: int, folder: Path) -> Path:
+    f = folder / f"ones-{n}.non"
+    f.write_text(f"width {n}\nheight {n}\nrows\n" + "1,1\n" * n + "columns\n" + "1,1\n" * n)
+    return f
+
+
+def run(f: Path, jobs: int, limit: float) -> dict:
+    k0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    p = subprocess.run([sys.executable, "-m", "puzzlesat", "count", str(f), "-j", str(jobs), "--no-goal", "--json",
+                        "-t", str(limit)], capture_output=True, text=True)
+    wall, k1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
+    d = json.loads(p.stdout)
+    return {"count": d["count"], "complete": d["complete"], "parts": d["subproblems"], "wall": wall,
+            "cpu": (k1.ru_utime - k0.ru_utime) + (k1.ru_stime - k0.ru_stime)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*", type=Path)
+    ap.add_argument("--time-limit", type=float, default=20.0)
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        files = args.files or [ones(20, Path(tmp))] + sorted((DATA / "survey").glob("webpbn-*.non")) + [
+            DATA / "n-dom" / f"{n}-dom.non" for n in (10, 11, 12, 13)]
+        print("| puzzle | -j 1 | -j 2 | -j 2 / -j 1 |")
+        print("|---|---|---|---|")
+        for f in files:
+            a, b = run(f, 1, args.time_limit), run(f, 2, args.time_limit)
+
+            def cell(r):
+                n = f"{r['count']:,}" + ("" if r["complete"] else "+")
+                return f"{n} in {r['wall']:.2f} s wall, {r['cpu']:.2f} CPU-s, {r['parts']} parts"
+            if a["complete"] and b["complete"]:
+                ratio = f"{b['wall'] / a['wall']:.2f}x wall"
+            else:
+                ratio = f"{b['count'] / max(1, a['count']):.2f}x solutions"
+            print(f"| {f.name} | {cell(a)} | {cell(b)} | {ratio} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
