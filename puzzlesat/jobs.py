@@ -848,7 +848,9 @@ def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
 
     Splits on the ExactlyOne constraint with the fewest variables (the most
     constrained cell: exactly one of its placements is in every solution, so
-    forcing each in turn partitions the solutions), then on the next smallest,
+    forcing each in turn partitions the solutions), or the smallest of the
+    family's ``Problem.partitions`` (alternatives that are conjunctions of
+    literals: a nonogram block's starts), then on the next smallest,
     until there are at least ``target`` parts, or the next split would give
     more than 4 x ``target`` (each part has a fixed cost: 480 parts made the
     3x4x5 count slower than one).  Plain integers: any executor
