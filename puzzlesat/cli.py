@@ -97,10 +97,10 @@ def entry() -> None:
     except Terminated:  # an outside solver was killed first (backends.external)
         die_of_sigterm()
         raise
-    except KeyboardInterrupt:  # before the command ran (importing it, reading the options)
+    except KeyboardInterrupt:  # outside the command's run (importing it, reading the options)
         from .program import interrupted_before_start
 
-        interrupted_before_start()
+        interrupted_before_start(json_written=_json_written)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.exit(code)
 

@@ -21,13 +21,14 @@ def entry() -> None:
     run_program()
 
 
-def interrupted_before_start() -> None:
-    """Ctrl-C before the command began: said as cli.main says it, then exit."""
+def interrupted_before_start(json_written: bool = False) -> None:
+    """Ctrl-C outside the command's run (before it began): said as cli.main
+    says it, then exit; no second JSON object after one already written."""
     import json
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the same Ctrl-C delivered again changes nothing now
     print("puzzlesat: interrupted", file=sys.stderr)
-    if "--json" in sys.argv[1:]:
+    if "--json" in sys.argv[1:] and not json_written:
         print(json.dumps({"error": "interrupted", "kind": "interrupted", "exit_code": EXIT_INCOMPLETE}))
     sys.exit(EXIT_INCOMPLETE)
