@@ -393,6 +393,10 @@ class Progress:
         self.n = 0
         self.parts_done = 0
         self.parts_total = 0
+        #: when the first split's parts started (the ETA's clock: what ran
+        #: before them, a serial slice or the solutions listed first, is no
+        #: part's work)
+        self.parts_since: float | None = None
         self.shown = False
         self._lock = threading.Lock()
         self._counting = threading.Lock()
@@ -454,7 +458,8 @@ class Progress:
             if self.parts_total:
                 parts = f", {self.parts_done}/{self.parts_total} sub-problems"
                 if self.parts_done:
-                    eta = el * (self.parts_total - self.parts_done) / self.parts_done
+                    ran = now - (self.parts_since or self.start)
+                    eta = ran * (self.parts_total - self.parts_done) / self.parts_done
                     parts += f", ETA {eta:.0f}s"
             if not self.counting:
                 line = f"{self.label}: {el:.1f}s{parts}"
@@ -627,6 +632,8 @@ class _Counter:
         unfinished = set(range(len(parts)))
         counted = self.progress.counted()
         self.progress.parts_total += len(parts)
+        if self.progress.parts_since is None:
+            self.progress.parts_since = time.perf_counter()
         try:
             executor.start(_count_part, work, [(i, lits, budget) for i, lits in enumerate(parts)])
             while unfinished:

@@ -568,3 +568,18 @@ def test_a_fixed_piece_is_part_of_the_picture_symmetries_must_keep():
         assert len(out.solutions) == 3
         for s in out.solutions:
             puzzle.verify(s)
+
+
+def test_a_split_counts_eta_runs_on_the_parts_clock(capsys):
+    # what ran before the parts (a serial slice, the solutions listed first)
+    # made the ETA count 10 s of no part's work: 30 s where 6 s is left
+    prog = jobs.Progress(True)
+    try:
+        now = time.perf_counter()
+        prog.start, prog.parts_since = now - 10, now - 2
+        prog.parts_total, prog.parts_done = 4, 1
+        prog._draw(force=True)
+    finally:
+        prog.done()
+    line = capsys.readouterr().err.split("\r")[-2]
+    assert re.search(r", 1/4 sub-problems, ETA 6s\x1b\[K$", line), line
