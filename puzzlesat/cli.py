@@ -22,7 +22,8 @@ import time
 
 from .backends import BackendError, SolverFailed
 from .encoders.cnf import EncodingError
-from .errors import BuildTimeLimit, InputError, Terminated, UsageError, VerificationError, die_of_sigterm
+from .errors import (BuildTimeLimit, InputError, Terminated, UsageError, VerificationError, die_of_sigterm,
+                     printable)
 
 COMMANDS = ("solve", "count", "info", "list_cmd", "backends_cmd", "export", "decode", "compare", "check")
 
@@ -155,7 +156,10 @@ _said: list[str] = []
 
 
 def say(message: str) -> None:
-    """A warning or note on stderr; a --json object repeats it under "warnings"."""
+    """A warning or note on stderr; a --json object repeats it under "warnings".
+    Control characters other than line breaks are written as escapes: a
+    warning names files, whose names may hold an ESC."""
+    message = printable(message, keep="\n")
     print(message, file=sys.stderr)
     _said.append(message.removeprefix("puzzlesat: "))
 

@@ -104,12 +104,12 @@ def title_from_path(path: str | None, default: str) -> str:
     return printable(Path(path).stem) if path else default
 
 
-def printable(text: str) -> str:
+def printable(text: str, keep: str = "") -> str:
     """``text`` with every control character (and lone surrogate, from a
-    file name's undecodable bytes) written as an escape (``\\x1b``): for a
-    file name or title that reaches the terminal."""
-    return "".join(repr(ch)[1:-1] if control_character(ch) or unicodedata.category(ch) == "Cs" else ch
-                   for ch in str(text))
+    file name's undecodable bytes) but those in ``keep`` written as an
+    escape (``\\x1b``): for a file name or title that reaches the terminal."""
+    return "".join(repr(ch)[1:-1] if ch not in keep and (control_character(ch) or unicodedata.category(ch) == "Cs")
+                   else ch for ch in str(text))
 
 
 def control_character(text: str) -> str | None:

@@ -416,10 +416,15 @@ def test_a_file_that_is_not_utf8_is_named_with_its_line(cli, tmp_path, name, dat
     assert (r.code, r.out, r.err) == (2, "", f"puzzlesat: {f}{message}\n")
 
 
-def test_a_file_name_with_an_escape_is_echoed_escaped_in_errors(cli, tmp_path):
+def test_a_file_name_with_an_escape_is_echoed_escaped_in_errors_and_warnings(cli, tmp_path):
     # the error named the file as it is, and its ESC reached the terminal
     f = tmp_path / "b\x1b[31m.toml"
     f.write_text("[board]\nsize = [2, x]\n")
     r = cli("info", f)
     assert r.code == 2 and "\x1b" not in r.err
     assert r.err.startswith(f"puzzlesat: {tmp_path}/b\\x1b[31m.toml:2: ")
+    f = tmp_path / "w\x1b[31m.non"  # a warning (an unknown key read past) names it too
+    f.write_text("width 1\nheight 1\nfoo 1\nrows\n1\ncolumns\n1\n")
+    r = cli("info", f)
+    assert r.code == 0 and "\x1b" not in r.err + r.out
+    assert r.err.startswith(f"puzzlesat: warning: {tmp_path}/w\\x1b[31m.non:3: ")
