@@ -13,7 +13,8 @@ instance is recognised by what it says, or by ``--cnf``):
    the CNF's); a field the line should not have is an error, one this
    version does not know a warning (a newer version may add fields); its
    counts (vars=, clauses=, primary=) must be those of this instance's
-   export with the encoding and --unique it names (checked for a model);
+   export with the encoding and --unique it names (an UNSAT or UNKNOWN
+   answer's too: one for another export proves nothing here);
 3. UNSAT -> "no solution" (exit 1); UNKNOWN -> exit 3;
 4. no variable beyond the CNF's variables (exit 2);
 5. the true primary variables are decoded and verified by the family: a
@@ -129,6 +130,26 @@ def run(args) -> int:
     result = {"instance": args.instance, "title": puzzle.title, "family": puzzle.family, "answer": apath,
               "style": answer.style, "status": answer.status, "format": "opb" if opb is not None else "dimacs",
               "encoding": encoding, "unique": unique}
+    model = problem
+    if unique and (opb is not None or declared is not None or answer.status == "SAT"):
+        from ..encoders.lexleader import lex_leader
+
+        model, _ = lex_leader(problem)
+    # an identity line's counts are those of the export its own fields describe,
+    # whatever the answer says (an UNSAT answer to another export proves nothing here)
+    enc = opb_export = None
+    if opb is not None:
+        from ..encoders.opb import build_opb
+
+        opb_export = build_opb(model)
+        _check_counts(opb, {"vars": opb_export.n_vars, "constraints": opb_export.n_constraints,
+                            "primary": len(model.primary)},
+                      f"this instance's OPB export{' with --unique' if unique else ''}", "the OPB file", at)
+    elif declared is not None:
+        enc = encode_cnf(model, encoding)
+        export = build_dimacs(enc, unique=unique, digest=digest, var_map=False).header
+        _check_counts(declared, {"vars": export.vars, "clauses": export.clauses, "primary": export.primary},
+                      f"this instance with encoding {encoding}{' and --unique' if unique else ''}", "the CNF", at)
     if answer.status == "UNSAT":
         _out(args, result, "no solution (the solver proved the CNF unsatisfiable)")
         return EXIT_NO_SOLUTION
@@ -136,28 +157,13 @@ def run(args) -> int:
         _out(args, result, "unknown: the solver gave up without an answer")
         return EXIT_INCOMPLETE
 
-    model = problem
-    if unique:
-        from ..encoders.lexleader import lex_leader
-
-        model, _ = lex_leader(problem)
-    if opb is not None:  # no CNF: the size is the OPB export's, and no clause is re-evaluated
-        from ..encoders.opb import build_opb
-
-        export = build_opb(model)
-        n_vars, clauses = export.n_vars, []
-        _check_counts(opb, {"vars": n_vars, "constraints": export.n_constraints, "primary": len(model.primary)},
-                      f"this instance's OPB export{' with --unique' if unique else ''}", "the OPB file", at)
+    if opb_export is not None:  # no CNF: the size is the OPB export's, and no clause is re-evaluated
+        n_vars, clauses = opb_export.n_vars, []
         what = at[0]
     else:
-        enc = encode_cnf(model, encoding)
+        enc = enc or encode_cnf(model, encoding)
         n_vars, clauses = enc.n_vars, enc.clauses
         what = f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})"
-        if declared is not None:  # the counts of the export the header's own fields describe
-            export = build_dimacs(enc, unique=unique, digest=digest, var_map=False).header
-            _check_counts(declared, {"vars": export.vars, "clauses": export.clauses, "primary": export.primary},
-                          f"this instance with encoding {encoding}{' and --unique' if unique else ''}", "the CNF",
-                          at)
         if declared is None and answer.max_var() > n_vars and answer.is_contiguous():
             # a solver's whole model, of a larger CNF: one of this instance's other exports?
             fit = _export_of_size(problem, answer.max_var(), (encoding, unique))

@@ -766,3 +766,21 @@ def test_decode_refuses_binary_answers_opb_as_cnf_and_edited_counts(tmp_path, ca
     assert capsys.readouterr().err == (f"puzzlesat: {cnf}:{p_line}: the 'p cnf' line says 12 variables and 24 "
                                        f"clauses but the 'puzzlesat-header' comment (line {line}) says 10 and 24: "
                                        "the file was changed after puzzlesat wrote it\n")
+
+
+@pytest.mark.parametrize("status,code", [("s UNSATISFIABLE", 1), ("s UNKNOWN", 3)])
+def test_decode_checks_the_header_counts_of_an_answer_without_a_model(tmp_path, capsys, status, code):
+    # an UNSAT answer to another export proves nothing about this one: its
+    # wrong clauses= was accepted and said "no solution" (exit 1)
+    cnf = str(tmp_path / "m.cnf")
+    assert main(["export", "dominoes-2x4", "-o", cnf]) == 0
+    header = next(line for line in open(cnf) if line.startswith("c puzzlesat-header"))
+    n = read_cnf(open(cnf).read()).n_clauses
+    ok = _answer(tmp_path, header + status + "\n", "ok.txt")
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", ok]) == code
+    bad = _answer(tmp_path, header.replace(f" clauses={n} ", f" clauses={n + 1} ", 1) + status + "\n", "bad.txt")
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", bad]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {bad}:1: the CNF has {n + 1} clauses but this instance with "
+                                       f"encoding mixed has {n}: exported by another version of puzzlesat?\n")
