@@ -552,13 +552,16 @@ class _Counter:
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
         workers = max(2, self.cluster.threads) if self.cluster else self.jobs
         splits = workers > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS
+        want = None if room is None else self.raw_for(room) if budget is None else min(self.raw_for(room), budget)
         if keep_here and room is not None and see is None and self.backend.can_enumerate and (
-                splits or not getattr(self.backend, "solutions_are_free", True)):
+                (splits and want < (budget or math.inf))
+                or not getattr(self.backend, "solutions_are_free", True)):
             # an engine that counts faster than it lists, or a count split over
             # workers (whose unfinished parts' solutions are lost when the time
-            # limit or Ctrl-C stops it): list the few solutions wanted, then
-            # count without listing (it finds those again)
-            want = self.raw_for(room) if budget is None else min(self.raw_for(room), budget)
+            # limit or Ctrl-C stops it; not when the listing would be the whole
+            # count, as for --limit 2, which the parts search faster together):
+            # list the few solutions wanted, then count without listing (it
+            # finds those again)
             first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, lambda: None, phases)
             self.add_solutions(first.solutions, first.assignments)
             if first.complete or first.stopped_by != "limit" or first.count >= (budget or math.inf):
