@@ -128,7 +128,7 @@ def control_character(text: str) -> str | None:
 
 class Terminated(BaseException):
     """SIGTERM arrived while an outside solver ran in a session of its own
-    (see backends.external.terminating_kills_group): the solver is killed,
+    (see backends.external.sigterm_raises): the solver is killed,
     and the program's entry point dies of the SIGTERM (:func:`die_of_sigterm`)."""
 
 

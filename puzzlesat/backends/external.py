@@ -98,7 +98,7 @@ class ExternalBackend(Backend):
                                         start_new_session=True)
             except OSError as e:
                 raise BackendError(f"cannot run {self.exe}: {e.strerror}") from None
-            with terminating_kills_group(proc):
+            with sigterm_raises():  # the except below kills the solver
                 try:
                     while True:
                         try:
@@ -212,14 +212,15 @@ def _answer_lines(text: str) -> str:
 
 
 @contextmanager
-def terminating_kills_group(proc: subprocess.Popen):
-    """While inside, SIGTERM to this process kills ``proc``'s process group
-    and raises :class:`Terminated` (the program's entry point then dies of
-    the SIGTERM, as it would have at once).  ``proc`` runs in a session of
-    its own (so that its whole tree can be killed at a deadline), where a
-    SIGTERM to this process, or to its process group (compare's runs,
-    `timeout`), never reached it: an outside solver ran on, orphaned.  Only
-    the main thread handles signals; elsewhere nothing changes."""
+def sigterm_raises():
+    """While inside, SIGTERM to this process raises :class:`Terminated`, so
+    that the caller's ``except BaseException: kill_group(proc)`` kills a
+    child that runs in a session of its own (so that its whole tree can be
+    killed at a deadline), where a SIGTERM to this process, or to its
+    process group (compare's runs, `timeout`), never reached it: an outside
+    solver ran on, orphaned.  The program's entry point then dies of the
+    SIGTERM, as it would have at once.  Only the main thread handles
+    signals; elsewhere nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -230,9 +231,6 @@ def terminating_kills_group(proc: subprocess.Popen):
     old = signal.signal(signal.SIGTERM, on_sigterm)
     try:
         yield
-    except Terminated:
-        kill_group(proc)
-        raise
     finally:
         signal.signal(signal.SIGTERM, old if old is not None else signal.SIG_DFL)
 

@@ -109,7 +109,7 @@ def plan(instances, backends, encodings, job: str = "solve") -> list[dict]:
 
 def run_one(spec: dict, job: str, time_limit: float, grace: float = GRACE) -> dict:
     """One run in a child process group; killed past time_limit + grace."""
-    from ..backends.external import kill_group, terminating_kills_group
+    from ..backends.external import kill_group, sigterm_raises
 
     fd, out = tempfile.mkstemp(prefix="puzzlesat-cmp-", suffix=".json")
     os.close(fd)
@@ -121,7 +121,7 @@ def run_one(spec: dict, job: str, time_limit: float, grace: float = GRACE) -> di
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, start_new_session=True)
         try:
-            with terminating_kills_group(proc):  # the run, in a session of its own, dies with compare
+            with sigterm_raises():  # the run, in a session of its own, dies with compare (below)
                 _, err = proc.communicate(timeout=time_limit + grace)
         except subprocess.TimeoutExpired:
             kill_group(proc)
