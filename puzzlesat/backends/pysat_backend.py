@@ -29,8 +29,9 @@ NON_INCREMENTAL = {"kissat404"}
 #: child process that is killed at the deadline
 NO_INTERRUPT = {"cadical103", "cadical153", "cadical195", "cadical300", "kissat404", "lingeling"}
 #: PySAT solvers that take interrupt() only between restarts: on the 3x4x5
-#: box they answered it 0.5-0.6 s late on average and up to 2 s (MiniSat,
-#: Maple, MergeSat: under 0.03 s), so a time limit overran by that much;
+#: box Glucose and Gluecard answered it 0.3-0.6 s late on average and up to
+#: 2 s, MapleCM up to 0.7 s (MiniSat, Maple, MergeSat: under 5 ms;
+#: benchmarks/interrupt_latency.py), so a time limit overran by that much;
 #: they too search in a child process that is killed at the deadline
 SLOW_INTERRUPT = {"glucose3", "glucose4", "glucose42", "gluecard3", "gluecard4", "maplecm"}
 DEFAULT_SOLVER = "cadical195"
