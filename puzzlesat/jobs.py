@@ -554,14 +554,14 @@ class _Counter:
         splits = workers > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS
         want = None if room is None else self.raw_for(room) if budget is None else min(self.raw_for(room), budget)
         if keep_here and room is not None and see is None and self.backend.can_enumerate and (
-                (splits and want < (budget or math.inf))
+                (splits and self.cluster is not None and want < (budget or math.inf))
                 or not getattr(self.backend, "solutions_are_free", True)):
             # an engine that counts faster than it lists, or a count split over
-            # workers (whose unfinished parts' solutions are lost when the time
-            # limit or Ctrl-C stops it; not when the listing would be the whole
-            # count, as for --limit 2, which the parts search faster together):
-            # list the few solutions wanted, then count without listing (it
-            # finds those again)
+            # a cluster (whose unfinished tasks' solutions are lost when the
+            # time limit or Ctrl-C stops it; the local pool streams them; not
+            # when the listing would be the whole count, as for --limit 2,
+            # which the parts search faster together): list the few solutions
+            # wanted, then count without listing (it finds those again)
             first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, lambda: None, phases)
             self.add_solutions(first.solutions, first.assignments)
             if first.complete or first.stopped_by != "limit" or first.count >= (budget or math.inf):
@@ -629,6 +629,15 @@ class _Counter:
         ``executor.leftover`` collects for a short grace period."""
         deadline = Deadline(remaining)
         executor = self.cluster or _ForkPool(min(self.jobs, len(parts)))
+        # the local pool streams the solutions its parts keep as they are
+        # found (a cluster's tasks hand theirs back when they end)
+        streams = hasattr(executor, "kept")
+
+        def take_kept() -> None:
+            if streams:
+                got = executor.kept()
+                if got:
+                    self.add_solutions([d for _, d, _ in got], [a for _, _, a in got])
         stop_at = None if remaining is None or not self.cluster else time.time() + remaining
         work = (self.puzzle, self.backend, problem, keep, stop_at)
         total, complete, stopped = 0, True, None
@@ -648,14 +657,18 @@ class _Counter:
                     if deadline.expired():
                         complete, stopped = False, "time-limit"
                         break
-                    counted(total + executor.partial(unfinished))
-                    # an engine that does not keep solutions may stop on partial counts
-                    if budget is not None and not keep and total + executor.partial(unfinished) >= budget:
+                    partial = executor.partial(unfinished)
+                    take_kept()  # (after reading the counts: theirs are queued)
+                    counted(total + partial)
+                    # a count may stop on the parts' counts so far unless
+                    # their solutions are kept and not streamed
+                    if budget is not None and (not keep or streams) and total + partial >= budget:
                         complete, stopped = False, "limit"
                         break
                     continue
                 unfinished.discard(i)
                 total += n
+                take_kept()
                 self.add_solutions(sols, assignments)
                 self.progress.parts_done += 1
                 counted(total + executor.partial(unfinished), force=True)
@@ -676,6 +689,7 @@ class _Counter:
             if unfinished:
                 try:
                     total += executor.leftover(unfinished, stopped)
+                    take_kept()  # what the unfinished parts found (for --show)
                 except KeyboardInterrupt:
                     total += executor.partial(unfinished)
                     complete, stopped = False, stopped or "interrupted"
@@ -693,16 +707,18 @@ class _ForkPool:
 
     def __init__(self, processes: int):
         self.processes = processes
-        self.pool = self.results = None
+        self.pool = self.results = self.queue = None
 
     def start(self, fn, work, tasks) -> None:
         import multiprocessing
 
-        global _WORK, _PARTIAL
+        global _WORK, _PARTIAL, _KEPT
         ctx = multiprocessing.get_context("fork")
         _WORK = work  # the workers, forked next, inherit it
         # and this shared memory, where they leave each part's count so far
         _PARTIAL = ctx.RawArray("q", max((t[0] for t in tasks), default=0) + 1)
+        # and this queue, where they put the solutions they keep
+        _KEPT = self.queue = ctx.SimpleQueue()
         self.pool = ctx.Pool(self.processes, initializer=_pool_worker_start)
         self.results = self.pool.imap_unordered(_count_part_here, tasks)
 
@@ -715,6 +731,15 @@ class _ForkPool:
         its stopped_by); the workers are terminated next, so no need to wait."""
         return self.partial(parts)
 
+    def kept(self) -> list:
+        """The solutions the workers have kept since the last call, as
+        (part, decoding, assignment).  Read while they run: one terminated in
+        the middle of a put leaves the queue unreadable."""
+        out = []
+        while self.queue is not None and not self.queue.empty():
+            out.append(self.queue.get())
+        return out
+
     def next(self, timeout: float | None):
         import multiprocessing
 
@@ -724,11 +749,13 @@ class _ForkPool:
             raise TimeoutError from None
 
     def stop(self) -> None:
-        global _WORK, _PARTIAL
+        global _WORK, _PARTIAL, _KEPT
         if self.pool is not None:
             self.pool.terminate()
             self.pool.join()
-        _WORK = _PARTIAL = None
+        if self.queue is not None:
+            self.queue.close()
+        _WORK = _PARTIAL = _KEPT = self.queue = None
 
 
 #: problems with fewer primary variables are never split (pool start-up costs more)
@@ -742,12 +769,14 @@ SERIAL_SLICE = 1.0
 _WORK = None
 #: shared memory where forked pool workers leave each part's count so far
 _PARTIAL = None
+#: the queue where forked pool workers put the solutions they keep (_SharedCounts.kept)
+_KEPT = None
 #: seconds between looks at the running parts' counts (progress, --limit)
 POLL_PARTS = 0.25
 
 
 def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, phases=None,
-                     see=None, on_count=None) -> SearchResult:
+                     see=None, on_count=None, kept_to=None) -> SearchResult:
     """backend.search, decoding and verifying every solution it hands back.
 
     Engines for which producing solutions is free (blocking-clause SAT,
@@ -756,16 +785,24 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
     ``see`` (called with each solution and its decoding) wants them.
     ``keep``: False, True (keep every solution) or how many to keep at most.
     ``tick`` is called after each solution handed back; True from it, or from
-    ``on_count`` (see Backend.search), stops the search."""
+    ``on_count`` (see Backend.search), stops the search.  ``kept_to``, when
+    given, is called with each kept solution's decoding and assignment as it
+    is found, before ``tick``, instead of handing them back at the end."""
     kept, assignments = [], []
+    n_kept = 0
     wants_solutions = backend.can_enumerate and (keep or see is not None
                                                  or getattr(backend, "solutions_are_free", True))
 
     def on_solution(sol):
+        nonlocal n_kept
         decoded = decode_verified(puzzle, problem, sol, backend.name)
-        if keep and (keep is True or len(kept) < keep):
-            kept.append(decoded)
-            assignments.append(sol)
+        if keep and (keep is True or n_kept < keep):
+            n_kept += 1
+            if kept_to is not None:
+                kept_to(decoded, sol)
+            else:
+                kept.append(decoded)
+                assignments.append(sol)
         if see is not None:
             see(sol, decoded)
         return tick()  # (True: stop, from a part's channel)
@@ -786,7 +823,10 @@ def _count_part(work, task, channel=None):
     puzzle, backend, problem, keep, stop_at = work
     time_limit = None if stop_at is None else max(0.0, stop_at - time.time())
     sub = problem.with_constraints([Clause((l,)) for l in lits])
-    tick = on_count = None
+    tick = on_count = kept_to = None
+    if channel is not None and hasattr(channel, "kept"):
+        def kept_to(decoded, sol):
+            channel.kept(i, decoded, sol)
     if channel is not None:
         found = 0
         channel.report(i, 0)
@@ -801,21 +841,26 @@ def _count_part(work, task, channel=None):
             found = max(found, n)
             return channel.report(i, found)
     r = _search_verified(puzzle, backend, sub, budget, time_limit, keep, tick or (lambda: None),
-                         on_count=on_count)
+                         on_count=on_count, kept_to=kept_to)
     return i, r.count, r.complete, r.stopped_by, r.solutions, r.assignments
 
 
 class _SharedCounts:
     """A forked pool worker's channel: its parts' counts so far, in the
-    shared memory the parent reads (it never asks a part to stop: it
-    terminates the pool)."""
+    shared memory the parent reads, and the solutions it keeps, on a queue
+    the parent drains as they come (so that a count stopped early still has
+    them).  It never asks a part to stop: the parent terminates the pool."""
 
-    def __init__(self, counts):
-        self.counts = counts
+    def __init__(self, counts, kept_queue):
+        self.counts, self.kept_queue = counts, kept_queue
 
     def report(self, i: int, n: int) -> bool:
         self.counts[i] = n
         return False
+
+    def kept(self, i: int, decoded, sol) -> None:
+        # put before report: a count the parent reads has its solutions queued
+        self.kept_queue.put((i, decoded, sol))
 
 
 def _pool_worker_start() -> None:
@@ -850,7 +895,7 @@ def _count_part_here(task):
     """A forked pool worker: the work it inherited.  No time limit here: the
     parent enforces it by terminating the pool (its engines search inline,
     see _pool_worker_start)."""
-    return _count_part(_WORK, task, None if _PARTIAL is None else _SharedCounts(_PARTIAL))
+    return _count_part(_WORK, task, None if _PARTIAL is None else _SharedCounts(_PARTIAL, _KEPT))
 
 
 def split(problem: Problem, target: int) -> list[tuple[int, ...]]:

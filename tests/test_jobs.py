@@ -487,6 +487,48 @@ def test_a_split_count_stops_at_its_limit_on_the_running_parts_counts():
     assert (out.count, out.complete, out.stopped_by) == (10, False, "limit")
 
 
+class _OneThenStuck(Backend):
+    """Hands back one real solution of whatever part it is given (found by
+    CaDiCaL), then never ends (the parent stops the pool); a part with none
+    ends at once."""
+
+    name = "one-then-stuck"
+
+    def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None,
+               on_count=None):
+        found = []
+        r = get_backend("cadical195").search(problem, limit=1, on_solution=found.append)
+        if not found:
+            return r  # a part with no solution ends
+        if on_solution is not None and on_solution(found[0]):
+            return
+        time.sleep(120)
+        raise AssertionError("not stopped")
+
+
+def test_a_split_uniqueness_check_stops_on_two_solutions_from_unfinished_parts():
+    # --limit 2 -j 2 waited for a part to find two or finish: two parts with
+    # one each (the answer "multiple") ran on to the time limit, showing
+    # none, as the kept solutions came back only with finished parts
+    puzzle = load_puzzle("pentomino-6x10")
+    out = jobs.count(puzzle, _OneThenStuck(), limit=2, time_limit=60.0, jobs=2, keep=True, keep_at_most=2)
+    assert (out.count, out.complete, out.stopped_by) == (2, False, "limit")
+    assert out.subproblems > 2
+    assert len(out.solutions) == 2 and out.solutions[0] != out.solutions[1]
+    for sol in out.solutions:
+        puzzle.verify(sol)
+
+
+def test_a_split_count_stopped_by_the_clock_lists_what_its_unfinished_parts_found():
+    puzzle = load_puzzle("pentomino-6x10")
+    # (each of the two workers is stuck after its first solution)
+    out = jobs.count(puzzle, _OneThenStuck(), time_limit=10.0, jobs=2, keep=True, keep_at_most=3)
+    assert (out.count, out.complete, out.stopped_by) == (2, False, "time-limit")
+    assert len(out.solutions) == 2 and out.solutions[0] != out.solutions[1]
+    for sol in out.solutions:
+        puzzle.verify(sol)
+
+
 @pytest.mark.parametrize("backend,j", [("cadical195", "1"), ("glucose4", "1"), ("cpsat", "1"), ("exact", "1"),
                                        ("cadical195", "2")])
 def test_ctrl_c_ends_a_count_with_a_labelled_lower_bound(backend, j, interrupted):
