@@ -70,7 +70,12 @@ class Tiling(Puzzle):
         return next(p for p in self.pieces if p.name == name)
 
     def orientations_of(self, piece: Piece) -> list[Shape]:
-        return orientations(self.lattice, piece.cells, self.lattice.group(piece.one_sided))
+        # computed once per piece: compiling, the symmetries and info all ask
+        cache = self.__dict__.setdefault("_orientations", {})
+        key = (piece.name, piece.cells, piece.one_sided)
+        if key not in cache:
+            cache[key] = orientations(self.lattice, piece.cells, self.lattice.group(piece.one_sided))
+        return cache[key]
 
     def area_mismatch(self) -> str | None:
         """Why no tiling can exist by counting cells, or None."""
@@ -101,7 +106,9 @@ class Tiling(Puzzle):
         self._orient_used: dict[str, set[int]] = {}
         implied = self._implied_count()
         for piece in self.pieces:
-            shapes = self.orientations_of(piece)
+            # (a piece larger than the board lies nowhere: its orientations,
+            # seconds for a drawn 700 x 700 one, are not needed)
+            shapes = self.orientations_of(piece) if len(piece.cells) <= len(self.board) else []
             vs = []
             used = set()
             for k, cells in placements(self.lattice, self.board, shapes):
@@ -188,11 +195,14 @@ class Tiling(Puzzle):
         count, with ``swap`` (piece name -> the name of its image piece), and
         the fixed pieces onto fixed pieces, as ``(g, swap)``."""
         fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
-        orients = {p.name: self.orientations_of(p) for p in self.pieces}
-        by_orients = {frozenset(o): p for p, o in zip(self.pieces, orients.values())}
+        # a piece that lies nowhere has no variable to move: it is its own
+        # image (and its orientations, seconds for a huge one, are not needed)
+        placed = [p for p in self.pieces if self._orient_used[p.name]]
+        orients = {p.name: self.orientations_of(p) for p in placed}
+        by_orients = {frozenset(o): p for p, o in zip(placed, orients.values())}
         for g in board_symmetries(self.lattice, self.board, self.holes):
-            swap = {}
-            for p in self.pieces:
+            swap = {p.name: p.name for p in self.pieces if not self._orient_used[p.name]}
+            for p in placed:
                 q = by_orients.get(frozenset(normalize(self.lattice, apply_affine(g, o)) for o in orients[p.name]))
                 if q is None or q.count != p.count:
                     break

@@ -69,3 +69,44 @@ def test_standard_set_names():
 def test_board_symmetry_group_sizes(name, syms):
     _, p = _info(name)
     assert len(p.symmetries) == syms
+
+
+def test_transform_a_coordinate_at_a_time_equals_the_matrix_product():
+    # transform works column by column (a drawn 700 x 700 piece's
+    # orientations took seconds point by point): every matrix, including
+    # entries other than 0 and +-1, and the empty shape
+    import random
+
+    from puzzlesat.models.tiling.geometry import transform
+    from puzzlesat.models.tiling.lattice import apply
+
+    rnd = random.Random(7)
+    for d in range(1, 5):
+        for _ in range(100):
+            m = tuple(tuple(rnd.randint(-2, 2) for _ in range(d)) for _ in range(d))
+            pts = [tuple(rnd.randint(-9, 9) for _ in range(d)) for _ in range(rnd.randint(0, 12))]
+            assert transform(m, pts) == [apply(m, p) for p in pts]
+
+
+def test_a_piece_larger_than_the_board_is_never_turned_by_compiling(monkeypatch, tmp_path):
+    # its orientations cannot lie on the board: compiling and the symmetries
+    # skipped nothing but that work (a drawn 700 x 700 piece took ~10 s
+    # before "the pieces cover 490,000 cells but the board has 16")
+    from puzzlesat.models.tiling import puzzle as tiling_puzzle
+
+    f = tmp_path / "big.toml"
+    f.write_text('[board]\nsize = [2, 2]\n[[pieces]]\nname = "P"\nart = """\n###\n##\n"""\n'
+                 '[[pieces]]\nname = "I"\ncells = [[1, 1], [1, 2]]\n')
+    t = load_puzzle(str(f))
+    turned = []
+    real = tiling_puzzle.orientations
+
+    def spy(lattice, cells, group):
+        turned.append(len(cells))
+        return real(lattice, cells, group)
+
+    monkeypatch.setattr(tiling_puzzle, "orientations", spy)
+    problem = t.compile()
+    assert turned == [2]  # the domino only
+    assert t.precheck() == "the pieces cover 7 cells but the board has 4 free cells"
+    assert len(problem.primary) == 4 and len(problem.symmetries) == 8  # the square's, the P being nowhere
