@@ -708,6 +708,7 @@ class _ForkPool:
     def __init__(self, processes: int):
         self.processes = processes
         self.pool = self.results = self.queue = None
+        self.queue_torn = False
 
     def start(self, fn, work, tasks) -> None:
         import multiprocessing
@@ -735,9 +736,15 @@ class _ForkPool:
         """The solutions the workers have kept since the last call, as
         (part, decoding, assignment).  Read while they run: one terminated in
         the middle of a put leaves the queue unreadable."""
+        if self.queue is None or self.queue_torn:
+            return []
+        # a Ctrl-C in the middle of a read leaves a message half read: the
+        # queue is read no more (a half-read length would block the next read)
+        self.queue_torn = True
         out = []
-        while self.queue is not None and not self.queue.empty():
+        while not self.queue.empty():
             out.append(self.queue.get())
+        self.queue_torn = False
         return out
 
     def next(self, timeout: float | None):

@@ -625,3 +625,31 @@ def test_a_split_counts_eta_runs_on_the_parts_clock(capsys):
         prog.done()
     line = capsys.readouterr().err.split("\r")[-2]
     assert re.search(r", 1/4 sub-problems, ETA 6s\x1b\[K$", line), line
+
+
+def test_a_kept_solutions_read_cut_by_ctrl_c_is_not_read_again():
+    # a Ctrl-C in the middle of reading the workers' queue leaves a message
+    # half read: reading on would block on a torn length, so the count's
+    # final look at the queue (after the Ctrl-C) reads nothing more
+    class Queue:
+        def __init__(self):
+            self.items, self.gets = ["a", "b"], 0
+
+        def empty(self):
+            return not self.items
+
+        def get(self):
+            self.gets += 1
+            if self.gets == 2:
+                raise KeyboardInterrupt
+            return self.items.pop(0)
+
+    pool = jobs._ForkPool(2)
+    pool.queue = q = Queue()
+    with pytest.raises(KeyboardInterrupt):
+        pool.kept()
+    assert pool.kept() == [] and q.gets == 2
+    fresh = jobs._ForkPool(2)
+    fresh.queue = Queue()
+    fresh.queue.gets = 5  # past the Ctrl-C
+    assert fresh.kept() == ["a", "b"]
