@@ -93,16 +93,28 @@ def entry() -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_sigint)
+    terminating = signal.SIGTERM, signal.SIGHUP
+
+    def on_terminate(signum, frame):
+        # once: the way out (stopping the pool, killing a child) is not cut short
+        for sig in terminating:
+            signal.signal(sig, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    for sig in terminating:
+        signal.signal(sig, on_terminate)
     try:
         code = main()
-    except Terminated:  # an outside solver was killed first (backends.external)
-        die_of_sigterm()
+    except Terminated as e:  # what the run started is stopped: now die of the signal
+        die_of_sigterm(e.signum)
         raise
     except KeyboardInterrupt:  # outside the command's run (importing it, reading the options)
         from .program import interrupted_before_start
 
         interrupted_before_start(json_written=_json_written)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in terminating:  # nothing left to stop
+        signal.signal(sig, signal.SIG_DFL)
     sys.exit(code)
 
 

@@ -127,15 +127,25 @@ def control_character(text: str) -> str | None:
 
 
 class Terminated(BaseException):
-    """SIGTERM arrived while an outside solver ran in a session of its own
-    (see backends.external.sigterm_raises): the solver is killed,
-    and the program's entry point dies of the SIGTERM (:func:`die_of_sigterm`)."""
+    """SIGTERM (or SIGHUP: ``signum``) arrived: raised where the program was,
+    so that every ``finally`` on the way out stops what it started (a
+    split count's pool, a search's child, an outside solver in a session of
+    its own, which a signal to this process or its group never reaches),
+    and the program's entry point then dies of the signal
+    (:func:`die_of_sigterm`), as it would have at once."""
+
+    def __init__(self, signum: int | None = None):
+        import signal
+
+        super().__init__(signum)
+        self.signum = signal.SIGTERM if signum is None else signum
 
 
-def die_of_sigterm() -> None:
-    """End this process as an unhandled SIGTERM would have."""
+def die_of_sigterm(signum: int | None = None) -> None:
+    """End this process as an unhandled SIGTERM (or ``signum``) would have."""
     import os
     import signal
 
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    os.kill(os.getpid(), signal.SIGTERM)
+    signum = signal.SIGTERM if signum is None else signum
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)

@@ -880,6 +880,7 @@ def _pool_worker_start() -> None:
 
     backend_base.STOPPED_BY_PARENT = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    backend_base.default_termination()
 
 
 @contextmanager

@@ -653,3 +653,52 @@ def test_a_kept_solutions_read_cut_by_ctrl_c_is_not_read_again():
     fresh.queue = Queue()
     fresh.queue.gets = 5  # past the Ctrl-C
     assert fresh.kept() == ["a", "b"]
+
+
+def _descendants(pid: int) -> set[int]:
+    """The live processes below ``pid`` (from /proc)."""
+    import os
+
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                children.setdefault(int(fields[1]), []).append(int(entry))
+    out, todo = set(), [pid]
+    while todo:
+        for c in children.get(todo.pop(), ()):
+            out.add(c)
+            todo.append(c)
+    return out
+
+
+@pytest.mark.parametrize("backend,j,sig", [("cadical195", "2", "TERM"), ("exact", "2", "HUP"),
+                                          ("exact", "1", "HUP"), ("cadical195", "1", "TERM")])
+def test_sigterm_or_sighup_stops_the_counts_workers_and_children(backend, j, sig):
+    # `kill PID` (not `timeout`, which signals the whole group) or a closed
+    # terminal killed the parent only: its pool workers, or the search's
+    # child, ran on at full speed under init with no deadline
+    import signal
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "count", "pentomino-3x4x5", "-b", backend, "-j", j,
+                          "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 60
+    while len(_descendants(p.pid)) < int(j):
+        assert time.monotonic() < end and p.poll() is None, p.communicate()
+        time.sleep(0.05)
+    time.sleep(0.5)  # searching
+    below = _descendants(p.pid)
+    signum = signal.SIGTERM if sig == "TERM" else signal.SIGHUP
+    p.send_signal(signum)
+    _, err = p.communicate(timeout=30)
+    assert p.returncode == -signum and err == ""  # it dies of the signal, as before, and says nothing
+    time.sleep(0.3)
+    alive = below & _descendants(1)  # (every live process descends from init)
+    assert not alive, f"{alive} outlived puzzlesat count -b {backend} -j {j}"

@@ -290,7 +290,7 @@ class Child:
         if can_fork():
             ctx = multiprocessing.get_context("fork")
             self.conn, send = ctx.Pipe(duplex=False)
-            self.proc = ctx.Process(target=fn, args=(send, *args), daemon=True)
+            self.proc = ctx.Process(target=_forked_child, args=(fn, send, *args), daemon=True)
             self.proc.start()
             send.close()
             return
@@ -447,6 +447,20 @@ class _JobConnection:
         if not self.closed:
             self.closed = True
             self._conn.send(_END)
+
+
+def default_termination() -> None:
+    """In a forked child: SIGTERM and SIGHUP kill it again.  The parent's
+    handlers (cli.entry) raise Terminated so that its cleanup runs; a child
+    stopped by its parent (``kill``, a pool's terminate) has no cleanup of its
+    own, and the exception printed a traceback in a pool worker."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def _forked_child(fn, conn, *args) -> None:
+    default_termination()
+    fn(conn, *args)
 
 
 def _spawned_child() -> None:

@@ -92,28 +92,31 @@ class ExternalBackend(Backend):
             return "UNKNOWN", None, "time-limit"
         out_path = os.path.join(workdir, "stdout.txt")
         err_path = os.path.join(workdir, "stderr.txt")
-        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        with open(out_path, "wb") as out, open(err_path, "wb") as err, \
+                sigterm_raises() as guard:  # the except below kills the solver
+            proc = None
             try:
-                proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                        start_new_session=True)
-            except OSError as e:
-                raise BackendError(f"cannot run {self.exe}: {e.strerror}") from None
-            with sigterm_raises():  # the except below kills the solver
-                try:
-                    while True:
-                        try:
-                            rc = proc.wait(timeout=deadline.next_look(ask is not None))
-                            break
-                        except subprocess.TimeoutExpired:
-                            if deadline.expired():
-                                kill_group(proc)
-                                return "UNKNOWN", None, "time-limit"
-                            if ask():
-                                kill_group(proc)
-                                return "UNKNOWN", None, "callback"
-                except BaseException:
+                with guard.held():  # a SIGTERM now is raised once proc is set
+                    try:
+                        proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                                start_new_session=True)
+                    except OSError as e:
+                        raise BackendError(f"cannot run {self.exe}: {e.strerror}") from None
+                while True:
+                    try:
+                        rc = proc.wait(timeout=deadline.next_look(ask is not None))
+                        break
+                    except subprocess.TimeoutExpired:
+                        if deadline.expired():
+                            kill_group(proc)
+                            return "UNKNOWN", None, "time-limit"
+                        if ask():
+                            kill_group(proc)
+                            return "UNKNOWN", None, "callback"
+            except BaseException:
+                if proc is not None:
                     kill_group(proc)
-                    raise
+                raise
         if self.result_file and os.path.exists(res):
             text = Path(res).read_text(errors="replace")
         else:
@@ -211,28 +214,55 @@ def _answer_lines(text: str) -> str:
     return "\n".join(l for l in text.splitlines() if l[:2] in ("s ", "v ") or l.strip() in ("s", "v"))
 
 
+class _Guard:
+    """What :func:`sigterm_raises` yields: ``held()`` defers the signal to
+    the end of a block (starting the child: a SIGTERM between its start
+    and the caller's ``proc = ...`` left it running, orphaned)."""
+
+    def __init__(self):
+        self.holding = False
+        self.pending: int | None = None
+
+    @contextmanager
+    def held(self):
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+        if self.pending is not None:
+            raise Terminated(self.pending)
+
+
 @contextmanager
 def sigterm_raises():
-    """While inside, SIGTERM to this process raises :class:`Terminated`, so
+    """While inside, SIGTERM or SIGHUP to this process raises
+    :class:`Terminated` (as the program's own handlers, cli.entry, do), so
     that the caller's ``except BaseException: kill_group(proc)`` kills a
     child that runs in a session of its own (so that its whole tree can be
-    killed at a deadline), where a SIGTERM to this process, or to its
-    process group (compare's runs, `timeout`), never reached it: an outside
-    solver ran on, orphaned.  The program's entry point then dies of the
-    SIGTERM, as it would have at once.  Only the main thread handles
-    signals; elsewhere nothing changes."""
+    killed at a deadline), where a signal to this process, or to its
+    process group (compare's runs, `timeout`), never reaches it; inside
+    ``guard.held()`` it is raised at the block's end.  The program's entry
+    point then dies of the signal.  Only the main thread handles signals;
+    elsewhere nothing changes."""
+    guard = _Guard()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield guard
         return
 
-    def on_sigterm(signum, frame):
-        raise Terminated
+    def on_signal(signum, frame):
+        if guard.holding:
+            guard.pending = guard.pending or signum
+            return
+        raise Terminated(signum)
 
-    old = signal.signal(signal.SIGTERM, on_sigterm)
+    sigs = (signal.SIGTERM, signal.SIGHUP)
+    old = {sig: signal.signal(sig, on_signal) for sig in sigs}
     try:
-        yield
+        yield guard
     finally:
-        signal.signal(signal.SIGTERM, old if old is not None else signal.SIG_DFL)
+        for sig in sigs:
+            signal.signal(sig, old[sig] if old[sig] is not None else signal.SIG_DFL)
 
 
 def kill_group(proc: subprocess.Popen, grace: float = 1.0) -> None:
