@@ -7,6 +7,7 @@ case.  Suffixes match in any case (``X.BOX`` is a .box file).
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import re
@@ -47,8 +48,9 @@ def bundled() -> dict[str, Path]:
 def resolve(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if suffix(p) in LOADERS or os.sep in name_or_path or "/" in name_or_path:
-        if not p.exists():
-            raise InputError("no such file", name_or_path)
+        missing = _missing(p)
+        if missing:
+            raise InputError(missing, name_or_path)
         if p.is_dir():
             raise InputError("is a directory, not a puzzle file", name_or_path)
         if not p.is_file():  # a named pipe or a device would block the read, or never end it
@@ -65,6 +67,24 @@ def resolve(name_or_path: str) -> Path:
         raise InputError(f"unknown instance {name_or_path!r}: not a file, nor a bundled name "
                          "(run 'puzzlesat list')")
     return found
+
+
+def _missing(p: Path) -> str | None:
+    """Why there is no file at ``p`` to read, else None.  Path.exists() is
+    False for a symbolic link loop too (ELOOP), which is no missing file."""
+    try:
+        p.stat()
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "is a symbolic link loop (its links lead back to one another, never to a file): not read"
+        if e.errno not in (errno.ENOENT, errno.ENOTDIR):
+            return e.strerror or str(e)  # "Permission denied", ...
+        if p.is_symlink():
+            return f"is a symbolic link to {str(os.readlink(p))!r}, which does not exist"
+        return "no such file"
+    except ValueError:  # a NUL in the name
+        return "no such file"
+    return None
 
 
 def load_puzzle(name_or_path: str) -> Puzzle:

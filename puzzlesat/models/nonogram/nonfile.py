@@ -36,6 +36,12 @@ Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
   FORMAT.md calls anything but 0 "a filled spot, likely either a 1 or a
   color character", but any other character (``x``, or ``.``, white in
   other formats) is an error at its line: it is likelier a slip than black.
+- A goal in quotes may run over several lines, up to its closing quote;
+  text after that quote (``goal "0110" # mine``) is an error at its line.
+- A ``color`` line is a letter, a space and a six-digit hex colour
+  (``color a #ff0000``), as FORMAT.md defines it; anything else after
+  ``color`` is an error (a misread colour could not be told apart from
+  black and white).
 - Lines with an unknown key are ignored, as FORMAT.md asks, each with a
   warning; string values may be quoted and carry HTML escapes.  A key other
   than ``color`` given twice is an error (the second would replace the first).
@@ -60,6 +66,9 @@ _KEYS = ("width", "height", "rows", "columns", "goal", "color") + _META
 _TOKEN = re.compile(r"(\d+)(.*)", re.DOTALL)
 #: a line that may be a key line with a value: a word, then something after it
 _KEY_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\s+\S.*", re.DOTALL)
+#: FORMAT.md's color key's value: "a character designation (from a-z), then a space, then a six-digit hex
+#: color like #808080" (the "#" may be left out; letters are read in any case, as in clues)
+_COLOR = re.compile(r"[A-Za-z]\s+#?[0-9A-Fa-f]{6}")
 #: FORMAT.md's divider between the puzzles of a bundle
 _PACK_SEPARATOR = re.compile(r"={4,}")
 
@@ -172,15 +181,23 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
             parts = [(lineno, rest.strip())]  # each line's part of the goal, for a message's line
             if parts[0][1].startswith('"'):  # a quoted goal may run on over several lines
                 parts[0] = (lineno, parts[0][1][1:])
-                while not parts[-1][1].endswith('"') and i < len(lines):
+                while '"' not in parts[-1][1]:
+                    if i == len(lines) or _is_known_key(lines[i].strip()):
+                        ahead = f" before line {i + 1}'s {echo(lines[i].strip())!r}" if i < len(lines) else ""
+                        raise InputError(f"goal: no closing quote{ahead}", path, lineno)
                     parts.append((i + 1, lines[i].strip()))
                     i += 1
-                if not parts[-1][1].endswith('"'):
-                    raise InputError("goal: no closing quote", path, lineno)
-                parts[-1] = (parts[-1][0], parts[-1][1][:-1])
+                n, t = parts[-1]
+                t, after = t.split('"', 1)
+                if after.strip():  # (a '# comment' too: the format has no comments)
+                    raise InputError(f"goal: text {echo(after.strip())!r} after the goal's closing quote", path, n)
+                parts[-1] = (n, t)
             goal = [(n, ch) for n, t in parts for ch in re.sub(r"\s+", "", t)]
             d.goal, d.goal_line = "".join(ch for _, ch in goal), lineno
         elif key == "color":
+            if not _COLOR.fullmatch(rest.strip()):
+                raise InputError(f"malformed color line {echo(s)!r}: expected a letter a-z, a space and a "
+                                 "six-digit hex colour, as in 'color a #ff0000'", path, lineno)
             colour_keys.append((rest.strip(), lineno))
         elif key in _META:
             seen[key] = lineno

@@ -15,8 +15,11 @@
     </puzzleset>
 
 A ``<count>`` may name a colour (``color="red"``; default: the puzzle's
-``defaultcolor``).  A puzzle whose clues use more than one colour is a
-multicolour puzzle: refused with a clear "not supported yet".  The goal is
+``defaultcolor``).  A colour named there, or by ``defaultcolor`` or
+``backgroundcolor``, must be webpbn's predefined ``black`` or ``white`` or
+one a ``<color>`` element defines: any other is an error at its line.  A
+puzzle whose clues use more than one colour is a multicolour puzzle:
+refused with a clear "not supported yet".  The goal is
 the ``<solution type="goal">`` image (a ``type="solution"`` image is used
 when there is no goal; ``type="saved"``, a partly solved grid, is not used).
 A goal cell is the background colour's character (white) or the clue
@@ -239,6 +242,9 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     default = pz.attrs.get("defaultcolor", "black")
     background = pz.attrs.get("backgroundcolor", "white")
     chars = _colours(pz, path)
+    for attr, name in (("defaultcolor", default), ("backgroundcolor", background)):
+        if name not in chars:
+            raise _undefined(name, f"{attr}={echo(name)!r}", path, pz.line)
 
     d = Draft(path)
     used: dict[str, int] = {}
@@ -257,6 +263,8 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
                                  "goes in its own <count>", path, ln.line)
             for cnt in counts:
                 colour = cnt.attrs.get("color", default)
+                if colour not in chars:  # (before the multicolour check: a misspelt colour is no second one)
+                    raise _undefined(colour, f"<count color={echo(colour)!r}>", path, cnt.line)
                 used.setdefault(colour, cnt.line)
                 if not cnt.text.strip():
                     raise InputError(f"{what}: an empty <count> (it must hold a whole number)", path, cnt.line)
@@ -343,6 +351,13 @@ def _colours(pz: _El, path: str) -> dict[str, str | None]:
         where[name] = c.line
         chars[name] = char
     return chars
+
+
+def _undefined(name: str, where: str, path: str, line: int) -> InputError:
+    """The error for a colour named (``where``) that no <color> defines and
+    webpbn does not predefine (its predefined colours: black and white)."""
+    return InputError(f"colour {echo(name)!r} is not defined ({where}; webpbn predefines black and white, "
+                      "a <color> element defines any other)", path, line)
 
 
 def _goal(img: _El, d: Draft, chars: dict, background: str, black: str, path: str) -> str:

@@ -49,11 +49,15 @@ back, so that what the text renderer prints is also what a file may contain:
     a line of gaps.
 
 In every layout ``.`` and spaces are empty; any other character is a cell
-(for a board, ``*`` is a hole: a reserved cell that no piece covers).
+(for a board, ``*`` is a hole: a reserved cell that no piece covers).  A
+character is one column and one cell, so a combining mark (``e`` and U+0301,
+which a terminal shows as one "é") and a format character (a zero-width
+space) are refused: each would be a cell of its own that shows as none.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Callable
 
@@ -163,9 +167,29 @@ def marks(text: str) -> list[tuple[int, int, str]]:
         for j, ch in enumerate(row):
             if ch == "\t":
                 raise ArtError("a tab in a drawing: use spaces, columns matter", i, j)
+            odd = None if ch.isascii() else _not_a_mark(ch)
+            if odd:
+                raise ArtError(f"{_char_name(ch)} at column {j + 1} is {odd}", i, j)
             if ch not in EMPTY_CHARS:
                 out.append((i, j, ch))
     return out
+
+
+def _not_a_mark(ch: str) -> str | None:
+    """Why ``ch`` cannot be drawn (a character that takes no column of its
+    own on the terminal, yet would be a cell), else None."""
+    category = unicodedata.category(ch)
+    if unicodedata.combining(ch) or category in ("Mn", "Me"):
+        return "a combining mark, which would count as a cell of its own"
+    if category == "Cf":
+        return "a format character, which would count as a cell of its own"
+    return None
+
+
+def _char_name(ch: str) -> str:
+    """``U+0301 COMBINING ACUTE ACCENT``: a character that cannot be shown quoted."""
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}" + (f" {name}" if name else "")
 
 
 def parse(lattice_name: str, text: str) -> dict[Point, str]:

@@ -29,9 +29,11 @@ line that holds the offending text, quoted as written.
 
 Strict where the paper's examples are: cells are separated by exactly one
 comma (none missing, none before the first cell or after the last), numbers
-are the ASCII digits 0-9 (Python's int() also reads other scripts' digits
-and ``1_000``), ``*`` names holes, never an ELEMENT, and a statement or a
-key's value holds no control characters (an ESC would reach the terminal).
+are the ASCII digits 0-9 (Python's int() also reads other scripts' digits,
+``1_000`` and ``+2``), ``*`` names holes, never an ELEMENT, a statement or a
+key's value holds no control characters (an ESC would reach the terminal),
+and a name no format character (a zero-width space: it does not print).  A
+file needs at least one ELEMENT (a board with no pieces is no puzzle).
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ import math
 import re
 
 from ...errors import InputError, control_character, foreign_digit, number, plural, text_lines
-from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, not_connected,
-                    shorten)
+from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, format_character,
+                    not_connected, shorten)
 from .geometry import is_connected
 from .lattice import CubicLattice
 
@@ -53,7 +55,9 @@ _BARE_KEYWORD = re.compile(r"^\s*(BOX|RESERVE|ELEMENT)(?![A-Za-z0-9_])", re.IGNO
 #: a word and a "/": a statement, with a misspelt keyword (continuations are numbers and cells)
 _WORD_SLASH = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*/")
 _USAGE = {"BOX": "BOX / 5 * 4 * 3", "RESERVE": "RESERVE / (*) (r, c), ...", "ELEMENT": "ELEMENT / (NAME) (r, c), ..."}
-_DIGITS = re.compile(r"\s*([+-]?)(\d+)\s*", re.ASCII)
+_DIGITS = re.compile(r"\s*(-?)(\d+)\s*", re.ASCII)
+#: a number written with a "+": refused (numbers are the digits 0-9; a "-" is read, to say what is wrong)
+_PLUS = re.compile(r"\s*\+\d+\s*", re.ASCII)
 _META_KEYS = ("title", "source", "expected-count", "expected-unique", "one-sided")
 _META = re.compile(r"^\s*#\s*(%s)\s*:\s*(.*?)\s*$" % "|".join(_META_KEYS), re.IGNORECASE)
 #: what a known key's value is, for the error when it has none
@@ -116,6 +120,10 @@ def _load(text: str, path: str, warnings: list[str]):
                 raise InputError(f"'# {key}:' {shorten(repr(value))} holds {control}", path, no)
             if key == "one-sided":  # names add up, line by line
                 for name in value.split():
+                    invisible = format_character(name)
+                    if invisible:
+                        raise InputError(f"'# one-sided:' name {shorten(repr(name))} holds {invisible}, "
+                                         "which does not print", path, no)
                     if name in one_sided:
                         where = "on this line" if one_sided[name] == no else f"at line {one_sided[name]}"
                         warnings.append(f"{path}:{no}: '# one-sided:' names {shorten(name)} again "
@@ -170,6 +178,9 @@ def _load(text: str, path: str, warnings: list[str]):
     foreign = next((k for k, (x, _) in enumerate(parts) if foreign_digit(x)), None)
     if foreign is not None:
         raise InputError(f"BOX sizes {shorten(body.strip())!r}: {foreign_digit(body)}", path, at(foreign))
+    plus = next((k for k, (x, _) in enumerate(parts) if _PLUS.fullmatch(x)), None)
+    if plus is not None:
+        raise InputError(f"BOX sizes {shorten(body.strip())!r}: {_plus_sign(parts[plus][0])}", path, at(plus))
     if any(d is None for d in sizes):
         k = sizes.index(None)
         _stray_text(box, parts[k][0], parts[k][1], path)
@@ -197,6 +208,9 @@ def _load(text: str, path: str, warnings: list[str]):
         sym = m.group(1)
         if kw == "ELEMENT" and sym == "*":
             raise InputError("ELEMENT (*): '*' is RESERVE's symbol for holes, not a piece name", path, no)
+        invisible = format_character(sym)
+        if invisible:
+            raise InputError(f"{kw} name {shorten(repr(sym))} holds {invisible}, which does not print", path, no)
         cells, lines = _cells(st, m.start(2), len(dims), path, allow_short=(kw == "ELEMENT"),
                               piece=sym if kw == "ELEMENT" else None)
         if kw == "ELEMENT":
@@ -227,6 +241,9 @@ def _load(text: str, path: str, warnings: list[str]):
         source=meta.get("source"),
         expected=expected,
     )
+    if not elements:  # said last: a problem in a statement (a RESERVE of no ELEMENT) has a line
+        raise InputError("no ELEMENT statement (expected e.g. 'ELEMENT / (D) (1, 1), (1, 2)'): "
+                         "a puzzle needs pieces", path)
     return tiling
 
 
@@ -268,6 +285,8 @@ def _count(key: str, value: str, path: str, line: int) -> int:
     foreign = foreign_digit(value)
     if foreign:
         raise InputError(f"'# {key}:' {shorten(value)!r}: {foreign}", path, line)
+    if _PLUS.fullmatch(value):
+        raise InputError(f"'# {key}:' {_plus_sign(value)}", path, line)
     n = _whole(value)
     if n is None:
         raise InputError(f"'# {key}:' must be a whole number, got {shorten(value)!r}", path, line)
@@ -325,6 +344,9 @@ def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool,
         foreign = foreign_digit(t)
         if foreign:
             raise InputError(f"cell ({shorten(t)}): {foreign}", path, no)
+        plus = next((x for x in t.split(",") if _PLUS.fullmatch(x)), None)
+        if plus is not None:
+            raise InputError(f"cell ({shorten(t)}): {_plus_sign(plus)}", path, no)
         xs = [_whole(x) for x in t.split(",")]
         if any(x is None for x in xs):
             raise InputError(f"cell ({shorten(t)}) must be whole numbers separated by commas", path, no)
@@ -347,8 +369,13 @@ def _cells(st: _Statement, start: int, d: int, path: str, allow_short: bool,
     return list(first_line), list(first_line.values())
 
 
+def _plus_sign(text: str) -> str:
+    """Why ``text``, a number written with a "+" (``+2``), is refused."""
+    return f"{shorten(text.strip())!r}: a '+' sign is not part of a number (numbers are the ASCII digits 0-9)"
+
+
 def _whole(text: str) -> int | str | None:
-    """A whole number in ASCII digits, with an optional sign and spaces
+    """A whole number in ASCII digits, with an optional "-" and spaces
     around it; None when it is not one.  A number of more digits than int()
     reads (4,300) is its digits, a str (or -1 when negative: every check
     below only needs its sign)."""

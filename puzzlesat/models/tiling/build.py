@@ -7,6 +7,7 @@ pieces, fix pieces in place and report problems the same way.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 from itertools import product
 
@@ -117,8 +118,6 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
             first.count += spec.count
             alias[spec.name] = first.name
             first_line[spec.name] = spec.line
-            notes.append(f"piece {shorten(spec.name)} is identical to piece {shorten(first.name)}: "
-                         f"counted as one piece {shorten(first.name)} with count {first.count}")
             continue
         shape_owner[key] = spec.name
         merged[spec.name] = Piece(spec.name, shape, spec.count, spec.one_sided, spec.line)
@@ -150,12 +149,51 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
                              path, line)
         piece.count -= 1
         fixed.append((piece.name, tuple(sorted(cells))))
+    notes.extend(_merge_notes(merged, alias, fixed))
     fixed_cells = {c for _, cells in fixed for c in cells}
     free = frozenset(board - holes - fixed_cells)
     live = [p for p in merged.values() if p.count > 0]
     return Tiling(lattice=lattice, board=free, pieces=live, fixed=fixed, holes=frozenset(holes),
                   dims=tuple(dims) if dims else None, title=title, path=path, expected=expected or {},
                   notes=notes, source=source)
+
+
+def _merge_notes(merged: dict[str, Piece], alias: dict[str, str], fixed: list[tuple[str, tuple]]) -> list[str]:
+    """One note per piece that others were merged into, written once every
+    copy is counted (the names may come in any order: D, E, E, D is one
+    piece D with count 4), with the copies a RESERVE fixed in place."""
+    names_of: dict[str, list[str]] = {}  # in the order of their first merge
+    for name, owner in alias.items():
+        names_of.setdefault(owner, []).append(name)
+    held_of: dict[str, int] = {}
+    for name, _ in fixed:
+        held_of[name] = held_of.get(name, 0) + 1
+    notes = []
+    for owner, names in names_of.items():
+        held = held_of.get(owner, 0)
+        total = merged[owner].count + held
+        said = (f"piece {shorten(names[0])} is" if len(names) == 1
+                else f"pieces {shorten(', '.join(names[:-1]) + ' and ' + names[-1])} are")
+        notes.append(f"{said} identical to piece {shorten(owner)}: counted as one piece {shorten(owner)} "
+                     f"with count {number(total)}" + (f", {number(held)} of them fixed in place" if held else ""))
+    return notes
+
+
+def format_character(name: str) -> str | None:
+    """"a format character (U+200B ZERO WIDTH SPACE)" when the piece name
+    ``name`` holds one (Unicode category Cf: zero-width spaces and joiners,
+    soft hyphens, bidirectional controls), else None.  They do not print,
+    so two names that look the same on the terminal would be two pieces.
+    A zero-width joiner between two symbols (an emoji sequence such as
+    U+1F469 U+200D U+1F4BB, which prints as one sign) is no such character."""
+    for i, ch in enumerate(name):
+        if ch == "\u200d" and 0 < i < len(name) - 1 and all(
+                unicodedata.category(c) == "So" for c in (name[i - 1], name[i + 1])):
+            continue
+        if unicodedata.category(ch) == "Cf":
+            label = unicodedata.name(ch, "")
+            return f"a format character (U+{ord(ch):04X}{' ' + label if label else ''})"
+    return None
 
 
 def _is_image(lattice: Lattice, piece: Piece, cells) -> bool:

@@ -55,7 +55,8 @@ and cubic lattices (their file coordinates are 1-based; hex, triangle and
 no0 ones may be 0 or negative: a hexagon board is centred on the origin), a
 coordinate beyond 10^1000 either way, a title of more than one line, and a
 control character (an ESC would reach the terminal) in a title, source or
-piece name.
+piece name, and a format character (Unicode's Cf: a zero-width space or
+joiner, a soft hyphen) in a piece name, which would print as nothing.
 Pieces may be disconnected on no lattice: a piece is a polyform.
 """
 
@@ -74,7 +75,8 @@ else:  # pragma: no cover
 
 from ...errors import InputError, control_character, number, plural, shorten, text_lines
 from . import art
-from .build import PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, not_connected
+from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, format_character,
+                    not_connected)
 from .geometry import is_connected
 from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice
 from .standard import SetDoesNotFit, set_names, standard_set
@@ -458,6 +460,9 @@ class _Reader:
         control = control_character(name)
         if control:
             self.fail(f"piece name {_echo(name)} holds {control}", *where, "name")
+        invisible = format_character(name)  # (the bidirectional ones are refused above, as control characters)
+        if invisible:
+            self.fail(f"piece name {_echo(name)} holds {invisible}, which does not print", *where, "name")
         if not name or any(ch.isspace() for ch in name):  # leading and trailing ones too: never trimmed
             self.fail(f"piece name {_echo(name)} must be non-empty, without spaces", *where, "name")
         count = self._int(entry.get("count", 1), *where, "count", what="count", minimum=1)

@@ -191,6 +191,7 @@ def test_xml():
 def test_xml_multicolour_is_refused_clearly():
     text = XML.replace("<line><count>1</count></line>\n</clues>\n<clues type=\"rows\">",
                        "<line><count color=\"red\">1</count></line>\n</clues>\n<clues type=\"rows\">")
+    text = text.replace('char="X">000</color>', 'char="X">000</color><color name="red" char="r">f00</color>')
     with pytest.raises(InputError) as e:
         xmlfile.load(text, "m.xml")
     assert str(e.value) == ("m.xml:15: multicolour puzzles (colours black, red) are not supported yet; "
@@ -608,3 +609,75 @@ def test_a_title_taken_from_the_file_name_has_its_control_characters_escaped(tmp
     r = cli("info", p)
     assert r.code == 0 and "\x1b" not in r.out + r.err
     assert r.out.splitlines()[0] == "n\\x1b[31m"
+
+
+# ------------------------------- QA: a goal's closing quote, colour lines, colour names
+
+@pytest.mark.parametrize("goal,message", [
+    # the goal ran on past its closing quote, swallowing the lines after it
+    ('goal "1010" # my goal', "f.non:10: goal: text '# my goal' after the goal's closing quote"),
+    ('goal "1010"x', "f.non:10: goal: text 'x' after the goal's closing quote"),
+    ('goal "10\n10" mine', "f.non:11: goal: text 'mine' after the goal's closing quote"),
+    ('goal "1010" "1010"', "f.non:10: goal: text '\"1010\"' after the goal's closing quote"),
+    # a goal without its closing quote stops at the next key, and says so at its own line
+    ('goal "1010\ntitle "x"', "f.non:10: goal: no closing quote before line 11's 'title \"x\"'"),
+])
+def test_non_text_after_the_goals_closing_quote_is_an_error(goal, message):
+    assert _error(nonfile, NON_1x4 + goal + "\n", "f.non") == message
+
+
+def test_non_text_after_a_goal_before_the_clues_is_an_error_at_its_line(tmp_path, cli):
+    text = 'width 2\nheight 3\ngoal "110010" # my goal\ntitle "t"\nrows\n1\n1\n1\ncolumns\n1,1\n1\n'
+    assert _error(nonfile, text, "f.non") == "f.non:3: goal: text '# my goal' after the goal's closing quote"
+    p = tmp_path / "g.non"
+    p.write_text(text)
+    r = cli("info", p)
+    assert (r.code, r.out, r.err.strip()) == (
+        2, "", f"puzzlesat: {p}:3: goal: text '# my goal' after the goal's closing quote")
+
+
+COLOR = "expected a letter a-z, a space and a six-digit hex colour, as in 'color a #ff0000'"
+
+
+@pytest.mark.parametrize("line,message", [
+    ("color hello world", f"f.non:3: malformed color line 'color hello world': {COLOR}"),
+    ("color", f"f.non:3: malformed color line 'color': {COLOR}"),
+    ("color a", f"f.non:3: malformed color line 'color a': {COLOR}"),
+    ("color a #ff00", f"f.non:3: malformed color line 'color a #ff00': {COLOR}"),
+    ("color ab #ff0000", f"f.non:3: malformed color line 'color ab #ff0000': {COLOR}"),
+    ("color a #ff0000 red", f"f.non:3: malformed color line 'color a #ff0000 red': {COLOR}"),
+    ("color 1 #ff0000", f"f.non:3: malformed color line 'color 1 #ff0000': {COLOR}"),
+])
+def test_non_a_malformed_color_line_is_an_error(line, message):
+    # no file of the shared data has a color line; these were accepted silently
+    text = f"width 2\nheight 1\n{line}\nrows\n1\ncolumns\n1\n0\n"
+    assert _error(nonfile, text, "f.non") == message
+    for good in ("color a #ff0000", "color b #80FF80", "color a ff0000"):
+        assert nonfile.load(text.replace(line, good), "f.non").rows == [(1,)]
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ('defaultcolor="black"', 'defaultcolor="nosuch"',
+     "t.xml:4: colour 'nosuch' is not defined (defaultcolor='nosuch'; webpbn predefines black and white, "
+     "a <color> element defines any other)"),
+    ('defaultcolor="black"', 'defaultcolor="black" backgroundcolor="nosuch"',
+     "t.xml:4: colour 'nosuch' is not defined (backgroundcolor='nosuch'; webpbn predefines black and white, "
+     "a <color> element defines any other)"),
+    # it read "multicolour puzzles (colours black, nosuch) are not supported yet"
+    ("<count>2</count>", '<count color="nosuch">2</count>',
+     "t.xml:13: colour 'nosuch' is not defined (<count color='nosuch'>; webpbn predefines black and white, "
+     "a <color> element defines any other)"),
+])
+def test_xml_a_colour_that_is_not_defined_is_an_error(old, new, message):
+    assert _error(xmlfile, _tiny(old, new), "t.xml") == message
+
+
+def test_xml_predefined_and_declared_colours_are_defined():
+    bare = XML.replace('<color name="white" char=".">fff</color>\n<color name="black" char="X">000</color>\n', "")
+    text = bare.replace('defaultcolor="black"', 'defaultcolor="black" backgroundcolor="white"')
+    assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))
+    text = _tiny("<count>2</count>", '<count color="black">2</count>')
+    assert xmlfile.load(text, "t.xml").cols == [(2,), (), (1,)]
+    text = _tiny('<color name="black" char="X">000</color>', '<color name="ink" char="X">000</color>')
+    text = text.replace('defaultcolor="black"', 'defaultcolor="ink"')
+    assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))

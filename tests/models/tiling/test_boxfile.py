@@ -267,8 +267,8 @@ def test_a_known_comment_key_needs_a_good_value(text, message):
     assert _refusal(text + "BOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n") == message
 
 
-def test_expected_counts_of_zero_and_with_a_sign_are_read():
-    t = load("# expected-count: 0\n# expected-unique: +0\nBOX / 1 * 3\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
+def test_expected_counts_of_zero_are_read():
+    t = load("# expected-count: 0\n# expected-unique: 00\nBOX / 1 * 3\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
     assert t.expected == {"count": 0, "unique": 0}
 
 
@@ -386,10 +386,17 @@ def test_line_numbers_count_line_feeds_only():
         "f.box:3: cell (1 2) must be whole numbers separated by commas")
 
 
-def test_a_zero_width_joiner_is_no_control_character():
-    # format characters other than the bidirectional ones are harmless (an emoji sequence)
-    assert [p.name for p in load("BOX / 1 * 2\nELEMENT / (\U0001F469\u200d\U0001F4BB) (1, 1), (1, 2)\n", "f.box").pieces] == [
-        "\U0001F469\u200d\U0001F4BB"]
+def test_a_zero_width_joiner_is_no_control_character_in_a_title_but_refused_in_a_name():
+    # in a title a format character other than the bidirectional ones is harmless (an emoji sequence) ...
+    assert load("# title: \U0001F469\u200d\U0001F4BB\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n",
+                "f.box").title == "\U0001F469\u200d\U0001F4BB"
+    # ... and in a name between two symbols (the sequence prints as one sign) ...
+    assert [p.name for p in load("BOX / 1 * 2\nELEMENT / (\U0001F469\u200d\U0001F4BB) (1, 1), (1, 2)\n",
+                                 "f.box").pieces] == ["\U0001F469\u200d\U0001F4BB"]
+    # ... but elsewhere in a name, which tells pieces apart: 'D' and 'D' + U+200D would print alike
+    assert _refusal("BOX / 1 * 2\nELEMENT / (D\u200d) (1, 1), (1, 2)\n") == (
+        "f.box:2: ELEMENT name 'D\\u200d' holds a format character (U+200D ZERO WIDTH JOINER), "
+        "which does not print")
 
 
 def test_a_control_character_is_a_cli_error_that_does_not_reach_the_terminal(tmp_path, cli):
@@ -452,3 +459,110 @@ def test_comment_keys_are_read_in_any_case_and_spacing(comment):
 def test_a_title_taken_from_the_file_name_has_its_control_characters_escaped():
     t = load("BOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n", "d/x\x1b]0;\x07y.box")
     assert t.title == "x\\x1b]0;\\x07y"
+
+
+# ------------------------------------------ QA: no pieces, '+' signs, merge notes, names
+
+NO_ELEMENT = "no ELEMENT statement (expected e.g. 'ELEMENT / (D) (1, 1), (1, 2)'): a puzzle needs pieces"
+
+
+@pytest.mark.parametrize("text", [
+    "# title: t\n# expected-unique: 2339\nBOX / 6 * 10\n",
+    "BOX / 2 * 2\nRESERVE / (*) (1, 1), (1, 2)\n",
+])
+def test_a_file_without_an_element_is_refused(text):
+    # the pieces covered 0 cells: "0 solutions", exit 0 (a file cut after its BOX line)
+    assert _refusal(text) == f"f.box: {NO_ELEMENT}"
+
+
+def test_a_file_cut_after_its_box_line_is_bad_input(tmp_path, cli):
+    from puzzlesat.loading import bundled
+    f = tmp_path / "t.box"
+    f.write_text("".join(bundled()["pentomino-6x10"].read_text().splitlines(keepends=True)[:3]))
+    assert f.read_text().endswith("BOX / 6 * 10\n")
+    for command in ("count", "solve"):
+        r = cli(command, f)
+        assert (r.code, r.out, r.err.strip()) == (2, "", f"puzzlesat: {f}: {NO_ELEMENT}"), command
+
+
+PLUS = "a '+' sign is not part of a number (numbers are the ASCII digits 0-9)"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("BOX / +2 * 4\nELEMENT / (D) (1, 1), (1, 2)\n", f"f.box:1: BOX sizes '+2 * 4': '+2': {PLUS}"),
+    ("BOX / 2 *\n  +4\nELEMENT / (D) (1, 1), (1, 2)\n", f"f.box:2: BOX sizes '2 * +4': '+4': {PLUS}"),
+    ("BOX / 2 * 4\nELEMENT / (D) (+1, 1), (1, 2)\n", f"f.box:2: cell (+1, 1): '+1': {PLUS}"),
+    ("BOX / 2 * 4\nELEMENT / (D) (1, 1),\n  (1, +2)\n", f"f.box:3: cell (1, +2): '+2': {PLUS}"),
+    ("BOX / 2 * 4\nRESERVE / (*) (1,+1)\nELEMENT / (D) (1, 1), (1, 2)\n", f"f.box:2: cell (1,+1): '+1': {PLUS}"),
+    ("# expected-count: +5\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n", f"f.box:1: '# expected-count:' '+5': {PLUS}"),
+    ("# expected-unique: +0\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n",
+     f"f.box:1: '# expected-unique:' '+0': {PLUS}"),
+])
+def test_a_plus_sign_is_no_part_of_a_number(text, message):
+    assert _refusal(text) == message
+
+
+@pytest.mark.parametrize("names,notes", [
+    # the note said "count 2" when the merged piece had 4 copies
+    ("DEED", ["piece E is identical to piece D: counted as one piece D with count 4"]),
+    ("DEDE", ["piece E is identical to piece D: counted as one piece D with count 4"]),
+    ("ABCD", ["pieces B, C and D are identical to piece A: counted as one piece A with count 4"]),
+    ("ABAB", ["piece B is identical to piece A: counted as one piece A with count 4"]),
+])
+def test_a_merge_note_gives_the_merged_count(names, notes):
+    t = load("BOX / 2 * 4\n" + "".join(f"ELEMENT / ({n}) (1, 1), (1, 2)\n" for n in names), "d.box")
+    assert [(p.name, p.count) for p in t.pieces] == [(names[0], 4)]
+    assert t.notes == notes
+
+
+def test_a_merge_note_counts_the_copies_fixed_in_place(tmp_path, cli):
+    text = ("BOX / 2 * 4\n" + "".join(f"ELEMENT / ({n}) (1, 1), (1, 2)\n" for n in "DEED")
+            + "RESERVE / (E) (1, 1), (1, 2)\n")
+    t = load(text, "d.box")
+    assert [(p.name, p.count) for p in t.pieces] == [("D", 3)]
+    assert t.notes == ["piece E is identical to piece D: counted as one piece D with count 4, 1 of them fixed in place"]
+    f = tmp_path / "d.box"
+    f.write_text(text.replace("RESERVE / (E) (1, 1), (1, 2)\n", ""))
+    r = cli("info", f)
+    assert r.code == 0
+    assert "note: piece E is identical to piece D: counted as one piece D with count 4" in r.out.splitlines()
+
+
+@pytest.mark.parametrize("text,message", [
+    ("BOX / 1 * 2\nELEMENT / (D\u200b) (1, 1), (1, 2)\n",
+     "f.box:2: ELEMENT name 'D\\u200b' holds a format character (U+200B ZERO WIDTH SPACE), which does not print"),
+    ("BOX / 1 * 4\nELEMENT / (D) (1, 1), (1, 2)\nELEMENT / (\u00adD) (1, 1), (1, 2)\n",
+     "f.box:3: ELEMENT name '\\xadD' holds a format character (U+00AD SOFT HYPHEN), which does not print"),
+    ("BOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\nRESERVE / (D\u2060) (1, 1), (1, 2)\n",
+     "f.box:3: RESERVE name 'D\\u2060' holds a format character (U+2060 WORD JOINER), which does not print"),
+    ("# one-sided: L D\ufeff\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n",
+     "f.box:1: '# one-sided:' name 'D\\ufeff' holds a format character (U+FEFF ZERO WIDTH NO-BREAK SPACE), "
+     "which does not print"),
+])
+def test_a_format_character_in_a_name_is_refused(text, message):
+    # 'D' and 'D' + a zero-width space print alike and were two pieces
+    assert _refusal(text) == message
+
+
+LOOP = "is a symbolic link loop (its links lead back to one another, never to a file): not read"
+
+
+def test_a_symbolic_link_loop_is_said(tmp_path, cli):
+    # it said "no such file": Path.exists() is False for a loop
+    a, b = tmp_path / "a.box", tmp_path / "b.box"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    r = cli("count", a)
+    assert (r.code, r.out, r.err.strip()) == (2, "", f"puzzlesat: {a}: {LOOP}")
+    with pytest.raises(InputError) as e:
+        load_puzzle(str(b))
+    assert str(e.value) == f"{b}: {LOOP}"
+    # a link to nothing is no missing file either; a missing file is
+    dangling = tmp_path / "d.box"
+    dangling.symlink_to("gone.box")
+    with pytest.raises(InputError) as e:
+        load_puzzle(str(dangling))
+    assert str(e.value) == f"{dangling}: is a symbolic link to 'gone.box', which does not exist"
+    with pytest.raises(InputError) as e:
+        load_puzzle(str(tmp_path / "gone.box"))
+    assert str(e.value) == f"{tmp_path / 'gone.box'}: no such file"

@@ -499,3 +499,55 @@ def test_a_piece_larger_than_a_board_may_be_is_refused_before_any_work(monkeypat
 def test_a_drawing_error_is_at_the_line_that_holds_it(art, line):
     message = _error(f'lattice = "hex"\n[board]\n{art}\n[[pieces]]\nset = "monohexes"\n')
     assert message.startswith(f"t.toml:{line}: board art: 'o' at column ") and "hex lattice" in message
+
+
+# ------------------------------ QA: what does not print is no cell, nor part of a name
+
+COMBINING = "is a combining mark, which would count as a cell of its own"
+FORMAT = "is a format character, which would count as a cell of its own"
+
+
+@pytest.mark.parametrize("text,message", [
+    # "e" + U+0301 shows as one "é" but made two cells
+    ('[board]\nart = """\ne\u0301e\n"""\n' + DOMINOES,
+     f"t.toml:3: board art: U+0301 COMBINING ACUTE ACCENT at column 2 {COMBINING}"),
+    ('[board]\nart = """\n##\n#\u20dd#\n"""\n' + DOMINOES,
+     f"t.toml:4: board art: U+20DD COMBINING ENCLOSING CIRCLE at column 2 {COMBINING}"),
+    ('[board]\nart = "##\\n##\\u0308"\n' + DOMINOES,
+     f"t.toml:2: board art: U+0308 COMBINING DIAERESIS at column 3 {COMBINING}"),
+    (BOARD + '[[pieces]]\nname = "D"\nart = """\n#\u200b#\n"""\n',
+     f"t.toml:6: piece D: U+200B ZERO WIDTH SPACE at column 2 {FORMAT}"),
+    ('lattice = "hex"\n[board]\nart = """\n o o\u0301\no o o\n"""\n[[pieces]]\nset = "monohexes"\n',
+     f"t.toml:4: board art: U+0301 COMBINING ACUTE ACCENT at column 5 {COMBINING}"),
+])
+def test_a_combining_mark_or_format_character_in_a_drawing_is_refused(text, message):
+    assert _error(text) == message
+
+
+@pytest.mark.parametrize("name,message", [
+    ("D\\u200b", "piece name 'D\\u200b' holds a format character (U+200B ZERO WIDTH SPACE), which does not print"),
+    ("\\u00adD", "piece name '\\xadD' holds a format character (U+00AD SOFT HYPHEN), which does not print"),
+    ("D\\u200dE", "piece name 'D\\u200dE' holds a format character (U+200D ZERO WIDTH JOINER), which does not print"),
+    ("D\\ufeff", "piece name 'D\\ufeff' holds a format character (U+FEFF ZERO WIDTH NO-BREAK SPACE), "
+                 "which does not print"),
+])
+def test_a_format_character_in_a_piece_name_is_refused(name, message):
+    # 'D' and 'D' + a zero-width space print alike, and were two pieces
+    assert _error(f'[board]\nsize = [2, 2]\n[[pieces]]\nname = "D"\ncells = [[1, 1], [1, 2]]\n'
+                  f'[[pieces]]\nname = "{name}"\ncells = [[1, 1], [1, 2]]\n') == f"t.toml:7: {message}"
+
+
+def test_a_merge_note_gives_the_merged_count_however_the_names_interleave(tmp_path, cli):
+    piece = '[[pieces]]\nname = "{}"\ncells = [[1, 1], [1, 2]]\n'
+    text = '[board]\nsize = [2, 4]\n' + "".join(piece.format(n) for n in "DEED")
+    t = _load(text)
+    assert [(p.name, p.count) for p in t.pieces] == [("D", 4)]
+    assert t.notes == ["piece E is identical to piece D: counted as one piece D with count 4"]
+    t = _load('[board]\nsize = [3, 4]\n' + "".join(piece.format(n) for n in "DEFE") + "count = 3\n")
+    assert [(p.name, p.count) for p in t.pieces] == [("D", 6)]
+    assert t.notes == ["pieces E and F are identical to piece D: counted as one piece D with count 6"]
+    p = tmp_path / "m.toml"
+    p.write_text(text)
+    r = cli("info", p)
+    assert r.code == 0
+    assert "note: piece E is identical to piece D: counted as one piece D with count 4" in r.out.splitlines()
