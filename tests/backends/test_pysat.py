@@ -67,3 +67,29 @@ def test_solvers_slow_to_take_an_interrupt_search_in_a_child_under_a_time_limit(
     assert (out.count, out.complete, bool(used)) == (8, True, in_child)
     for sol in out.solutions:
         puzzle.verify(sol)
+
+
+def test_a_search_in_a_child_is_not_responsive_there(monkeypatch):
+    # the parent draws the progress line; the child, copied from a back end
+    # made responsive for it, ran each solve in a thread of its own: a
+    # count of 40,320 solutions took 5x as long with progress on
+    from puzzlesat.backends import pysat_backend
+
+    def no_thread(*args):
+        raise AssertionError("a solve in a thread of its own, in the child")
+
+    monkeypatch.setattr(pysat_backend, "run_stoppable", no_thread)
+    sent = []
+
+    class Conn:
+        def send(self, msg):
+            sent.append(msg)
+
+        def close(self):
+            pass
+
+    be = get_backend("cadical195")
+    be.responsive = True
+    problem = load_puzzle("pentomino-3x20").compile()
+    pysat_backend._child_main(Conn(), be, problem, None, None)
+    assert len(sent) == 9 and sent[-1][:3] == ("done", True, None)  # the 8 tilings of 3x20, then the end
