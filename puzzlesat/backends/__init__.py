@@ -11,10 +11,20 @@ from __future__ import annotations
 import importlib
 import inspect
 
+from ..errors import UsageError
 from .base import Backend, BackendError, SearchResult, SolveResult, SolverFailed, Status
 
-__all__ = ["Backend", "BackendError", "SearchResult", "SolveResult", "SolverFailed", "Status",
-           "get_backend", "list_backends", "DEFAULT_BACKEND"]
+__all__ = ["Backend", "BackendError", "BackendOptionError", "SearchResult", "SolveResult", "SolverFailed",
+           "Status", "get_backend", "list_backends", "DEFAULT_BACKEND"]
+
+
+class BackendOptionError(BackendError, UsageError):
+    """A back end the command line asks for wrongly, whatever the puzzle: an
+    unknown name, or a CNF encoding given to an engine that takes none.  A
+    BackendError (callers that try engine after engine skip it) and a
+    UsageError (JSON kind ``usage``).  A back end that cannot take the
+    puzzle (the exact-cover engine on most nonograms) is a plain
+    BackendError: that depends on the input (kind ``bad-input``)."""
 
 DEFAULT_BACKEND = "cadical195"
 
@@ -41,12 +51,13 @@ def _load(spec: str):
 
 
 def get_backend(name: str, *, encoding: str | None = None, **options) -> Backend:
-    """The back end called ``name``; BackendError with the choices if unknown."""
+    """The back end called ``name``; BackendOptionError with the choices if
+    unknown, or when ``encoding`` is given to an engine without a CNF."""
     if ":" in name:
         prefix, arg = name.split(":", 1)
         entry = _FACTORIES.get(prefix + ":")
         if entry is None:
-            raise BackendError(f"unknown backend {name!r}; run 'puzzlesat backends' to see the choices")
+            raise BackendOptionError(f"unknown backend {name!r}; run 'puzzlesat backends' to see the choices")
         return _load(entry[0])(arg, encoding=encoding, **options)
     if name in _FACTORIES:
         try:
@@ -55,15 +66,15 @@ def get_backend(name: str, *, encoding: str | None = None, **options) -> Backend
             raise BackendError(f"backend {name!r} is not installed: {e}") from None
         if encoding is not None:
             if "encoding" not in inspect.signature(factory).parameters:
-                raise BackendError(f"backend {name!r} does not use a CNF encoding; "
-                                   "--encoding is for the CNF engines")
+                raise BackendOptionError(f"backend {name!r} does not use a CNF encoding; "
+                                         "--encoding is for the CNF engines")
             options["encoding"] = encoding
         return factory(**options)
     from .pysat_backend import PySatBackend, canonical
 
     if canonical(name) is not None:
         return PySatBackend(name, **({"encoding": encoding} if encoding else {}))
-    raise BackendError(f"unknown backend {name!r}; run 'puzzlesat backends' to see the choices")
+    raise BackendOptionError(f"unknown backend {name!r}; run 'puzzlesat backends' to see the choices")
 
 
 def list_backends() -> list[dict]:

@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 from ..cli import say as note  # a warning or note on stderr, repeated in --json's warnings
-from ..errors import BuildTimeLimit, InputError
+from ..errors import BuildTimeLimit, InputError, UsageError
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
 from ..jobs import pick_backend
 from ..loading import LOADERS, load_puzzle
+from ..problem import AtMostOne, Exactly, ExactlyOne
 
 
 def add_instance(p) -> None:
@@ -115,6 +116,7 @@ def load(args, family: str | None = None, then=None):
     limit, reading and compiling (and ``then``) count against it: past the
     limit they stop (BuildTimeLimit), and the search gets what is left
     (``args.time_limit`` becomes the remainder)."""
+    check_backend_option(args)  # the command line first: it is at fault whatever the puzzle
     limit = getattr(args, "time_limit", None)
     if limit is None or threading.current_thread() is not threading.main_thread():
         return _load(args, family, then)
@@ -137,6 +139,57 @@ def load(args, family: str | None = None, then=None):
     return out
 
 
+def check_backend_option(args) -> None:
+    """``--backend`` (and ``--encoding`` with it) as the command line gives
+    them, before any puzzle is read: an unknown name, an encoding for an
+    engine without a CNF (BackendOptionError) and, for the commands that
+    need solutions (solve, check), an engine that only counts are usage
+    errors.  Whether the engine can take the puzzle is the input's business
+    (:func:`backend_for`)."""
+    name = getattr(args, "backend", None)
+    if name is None:
+        return
+    from ..backends import get_backend
+
+    be = get_backend(name, encoding=getattr(args, "encoding", None))
+    if not be.can_enumerate and args.command in ("solve", "check"):
+        what = "it cannot solve" if args.command == "solve" else "check needs the solutions themselves"
+        raise UsageError(f"backend {name!r} only counts solutions; {what} (use e.g. 'cadical195')")
+
+
+#: the Problem constraints a CNF cardinality encoding writes (``--encoding``)
+CARDINALITY = (ExactlyOne, AtMostOne, Exactly)
+
+
+def encoding_matters(problem) -> bool:
+    """Whether the CNF of ``problem`` depends on the cardinality encoding:
+    it has a cardinality constraint the encodings write differently, one
+    over two or more variables that neither forces them all nor none
+    (clauses and automata are written the same whatever the encoding)."""
+    for c in problem.constraints:
+        if isinstance(c, CARDINALITY):
+            k = getattr(c, "k", 1)
+            if len(c.vars) >= 2 and 0 < k < len(c.vars):
+                return True
+    return False
+
+
+def no_cardinality_note(option: str, instance: str | None = None) -> str:
+    """The note for an ``--encoding`` given for a model it cannot change
+    (``instance``: which one, where a command reads several)."""
+    if instance is None:
+        return f"puzzlesat: note: {option} has no effect: this model has no cardinality constraints"
+    return f"puzzlesat: note: {option} has no effect on {instance}: its model has no cardinality constraints"
+
+
+def load_untimed(args):
+    """(puzzle, compiled problem) for ``args.instance`` as :func:`load` reads
+    it (its warnings and notes said), without a time limit and without the
+    back end options (``compare`` reads several instances and checks its
+    own)."""
+    return _load(args)
+
+
 def _load(args, family: str | None = None, then=None):
     puzzle = load_puzzle(args.instance)
     if family is not None and puzzle.family != family:
@@ -151,6 +204,8 @@ def _load(args, family: str | None = None, then=None):
              f"{args.instance} here is not a puzzle file")
     if getattr(args, "json", False) and getattr(args, "color", None) == "always":
         note("puzzlesat: warning: --color always has no effect with --json (JSON has no colours)")
+    elif getattr(args, "color", None) == "always" and not getattr(puzzle, "renders_color", True):
+        note(f"puzzlesat: warning: --color always has no effect: {puzzle.family} drawings have no colours")
     warn_ignored(puzzle.ignored, args.instance)
     if getattr(args, "preprocess", False):
         if not hasattr(puzzle, "preprocess"):
@@ -162,6 +217,11 @@ def _load(args, family: str | None = None, then=None):
         note(f"puzzlesat: warning: --no-goal: {args.instance} has no goal picture; nothing to leave out")
     extra = then(puzzle) if then is not None else None
     problem = puzzle.compile()
+    if getattr(args, "encoding", None) is not None and not encoding_matters(problem):
+        # said, then left out: what follows runs as without it (count's
+        # choice of engine, export's header, decode's check of the CNF's)
+        note(no_cardinality_note(f"--encoding {args.encoding}"))
+        args.encoding = None
     return (puzzle, problem) if then is None else (puzzle, problem, extra)
 
 

@@ -28,6 +28,7 @@ import time
 
 from ..backends import BackendError
 from ..cli import EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_OK, emit_json
+from ..cli import say as note
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
 from ..errors import InputError, Terminated, UsageError, die_of_sigterm
 
@@ -45,7 +46,8 @@ def add_arguments(p) -> None:
     p.add_argument("--backends", "-b", metavar="LIST", type=comma_list,
                    help="comma-separated engines (default: cadical195,cpsat,exact and external:minisat, "
                         "external:cadical where installed; ganak too with --count)")
-    p.add_argument("--encodings", "-e", metavar="LIST", default=DEFAULT_ENCODING, type=comma_list,
+    # default None, not DEFAULT_ENCODING: an -e given is checked against the engines (plan)
+    p.add_argument("--encodings", "-e", metavar="LIST", type=comma_list,
                    help=f"comma-separated CNF encodings for CNF engines (default {DEFAULT_ENCODING}; 'all')")
     job = p.add_mutually_exclusive_group()
     job.add_argument("--count", dest="job", action="store_const", const="count", help="count every solution")
@@ -84,9 +86,13 @@ def default_backends(job: str) -> list[str]:
     return names
 
 
-def plan(instances, backends, encodings, job: str = "solve") -> list[dict]:
+def plan(instances, backends, encodings, job: str = "solve", encodings_given: bool = False) -> list[dict]:
     """The runs: every instance x back end, times every encoding for the
-    engines that take one (CNF engines); bad names are InputErrors here."""
+    engines that take one (CNF engines).  Refused here: a back end name
+    that is no engine, one that cannot do the job, and ``encodings_given``
+    (-e on the command line) when no engine takes an encoding (UsageErrors:
+    the command line is at fault, whatever the puzzle); an engine that is
+    not installed (InputError)."""
     from ..backends import BackendError, get_backend
 
     takes: dict[str, bool] = {}
@@ -94,11 +100,15 @@ def plan(instances, backends, encodings, job: str = "solve") -> list[dict]:
         try:
             be = get_backend(b)
         except BackendError as e:
-            raise InputError(f"--backends: {e}") from None
+            raise (UsageError if isinstance(e, UsageError) else InputError)(f"--backends: {e}") from None
         if job == "solve" and not be.can_enumerate:
-            raise InputError(f"--backends: {b} only counts solutions, it cannot solve "
+            raise UsageError(f"--backends: {b} only counts solutions, it cannot solve "
                              "(compare it with --count, or leave it out)")
         takes[b] = hasattr(be, "encoding")
+    if encodings_given and not any(takes.values()):
+        which = (f"backend {backends[0]!r} does not use" if len(backends) == 1 else
+                 f"none of the backends {', '.join(map(repr, backends))} uses")
+        raise UsageError(f"--encodings: {which} a CNF encoding; --encodings is for the CNF engines")
     runs = []
     for inst in instances:
         for b in backends:
@@ -176,13 +186,16 @@ def _detail(rs, job) -> str:
 def run(args) -> int:
     if args.csv == "-" and args.json:
         raise UsageError("--json and --csv without a file would both write to stdout")
-    from ..loading import load_puzzle
+    import argparse
 
+    from .common import encoding_matters, load_untimed, no_cardinality_note, refuse_overwriting
+
+    problems = {}
     for inst in args.instances:
         # a bad name, a malformed file or a model that cannot be built fails
-        # before anything runs, as bad input
-        load_puzzle(inst).compile()
-    from .common import refuse_overwriting
+        # before anything runs, as bad input; what a reader read past is
+        # said, as solve and count say it (the runs' own readers are silent)
+        problems[inst] = load_untimed(argparse.Namespace(instance=inst, command=args.command, json=args.json))[1]
 
     for opt, out in (("--plot", args.plot), ("--csv", args.csv)):
         refuse_overwriting(opt, out, *args.instances)
@@ -194,11 +207,16 @@ def run(args) -> int:
         same = named.setdefault(canonical(b) or b, b)
         if same != b:
             raise UsageError(f"--backends: {same!r} and {b!r} name the same engine")
-    encodings = list(ENCODINGS) if args.encodings == ["all"] else args.encodings
+    given = args.encodings is not None
+    encodings = list(ENCODINGS) if args.encodings == ["all"] else args.encodings or [DEFAULT_ENCODING]
     for e in encodings:
         if e not in ENCODINGS:
             raise UsageError(f"--encodings: unknown encoding {e!r}; choose from: {', '.join(ENCODINGS)}")
-    runs = plan(args.instances, backends, encodings, args.job)
+    runs = plan(args.instances, backends, encodings, args.job, encodings_given=given)
+    if given and any(r["encoding"] != NO_ENCODING for r in runs):
+        for inst, problem in problems.items():
+            if not encoding_matters(problem):  # its runs on one engine are runs of one CNF
+                note(no_cardinality_note(f"--encodings {','.join(args.encodings)}", inst))
     rows = []
     quiet = args.json or args.csv == "-"
     for i, spec in enumerate(runs, 1):

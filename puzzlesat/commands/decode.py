@@ -36,7 +36,7 @@ from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, falsified, prob
                                read_cnf)
 from ..encoders.opb import is_opb, read_opb_header
 from ..errors import InputError, UsageError, VerificationError
-from .common import add_color_option, add_instance, load, warn_ignored
+from .common import add_color_option, add_instance, encoding_matters, load, warn_ignored
 
 NAME = "decode"
 HELP = "decode and verify an external SAT solver's answer to an exported CNF"
@@ -77,8 +77,11 @@ def _read(path: str) -> str:
 def run(args) -> int:
     if args.answer == "-" and args.cnf == "-":
         raise UsageError("the answer and --cnf would both be read from stdin ('-'); give one of them a file")
-    puzzle, problem = load(args)
+    puzzle, problem = load(args)  # (an --encoding this model has no use for is noted and dropped)
     digest = problem_digest(problem)
+    # with no cardinality constraint, every encoding writes the same CNF: any
+    # export's (old ones say the -e they were given) is read with any -e
+    cardinal = encoding_matters(problem)
     apath = "<stdin>" if args.answer == "-" else args.answer
     answer = read_answer(_read(args.answer), apath)
     encoding, unique = args.encoding, args.unique
@@ -126,10 +129,12 @@ def run(args) -> int:
     if declared is not None:
         encoding = declared.encoding
     encoding = None if opb is not None else encoding or DEFAULT_ENCODING
+    if encoding is not None and not cardinal:  # whatever the header says: the same CNF with every one
+        encoding = DEFAULT_ENCODING
 
     result = {"instance": args.instance, "title": puzzle.title, "family": puzzle.family, "answer": apath,
               "style": answer.style, "status": answer.status, "format": "opb" if opb is not None else "dimacs",
-              "encoding": encoding, "unique": unique}
+              "encoding": encoding if cardinal else None, "unique": unique}
     model = problem
     if unique and (opb is not None or declared is not None or answer.status == "SAT"):
         from ..encoders.lexleader import lex_leader
@@ -149,7 +154,8 @@ def run(args) -> int:
         enc = encode_cnf(model, encoding)
         export = build_dimacs(enc, unique=unique, digest=digest, var_map=False).header
         _check_counts(declared, {"vars": export.vars, "clauses": export.clauses, "primary": export.primary},
-                      f"this instance with encoding {encoding}{' and --unique' if unique else ''}", "the CNF", at)
+                      "this instance" + _options(encoding if cardinal else None, unique, " with ", " and "),
+                      "the CNF", at)
     if answer.status == "UNSAT":
         _out(args, result, "no solution (the solver proved the CNF unsatisfiable)")
         return EXIT_NO_SOLUTION
@@ -163,10 +169,10 @@ def run(args) -> int:
     else:
         enc = enc or encode_cnf(model, encoding)
         n_vars, clauses = enc.n_vars, enc.clauses
-        what = f"this instance's CNF (encoding {encoding}{', --unique' if unique else ''})"
+        what = f"this instance's CNF{_options(encoding if cardinal else None, unique)}"
         if declared is None and answer.max_var() > n_vars and answer.is_contiguous():
             # a solver's whole model, of a larger CNF: one of this instance's other exports?
-            fit = _export_of_size(problem, answer.max_var(), (encoding, unique))
+            fit = _export_of_size(problem, answer.max_var(), (encoding, unique), cardinal)
             if fit:
                 first = n_vars + 1
                 raise InputError(f"variables {first}..{answer.max_var()} are beyond the {n_vars} variables of "
@@ -176,8 +182,9 @@ def run(args) -> int:
         if (not unique and declared is None and answer.max_var() > n_vars
                 and _unique_vars(problem, encoding) >= answer.max_var()):
             raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's "
-                             f"CNF (encoding {encoding}) but within its --unique export's: decode with --unique "
-                             "if it answers that export (else it belongs to a different instance or encoding)",
+                             f"CNF{_options(encoding if cardinal else None)} but within its --unique export's: "
+                             "decode with --unique if it answers that export (else it belongs to a different "
+                             f"instance{' or encoding' if cardinal else ''})",
                              apath, answer.line_of[answer.max_var()])
     answer.check_range(n_vars, what)
     primary = set(problem.primary)
@@ -193,7 +200,8 @@ def run(args) -> int:
         if answer.is_contiguous() and answer.max_var() != n_vars:
             # (check_range refused max_var() > n_vars): variables 1..k, k < n
             if declared is None and opb is None:
-                has, other = f"this instance's CNF (encoding {encoding}) has", "a different instance or encoding"
+                has = f"this instance's CNF{_options(encoding if cardinal else None)} has"
+                other = "a different instance or encoding" if cardinal else "a different instance"
             elif at[0] == apath:  # the answer's own header line names this instance's CNF
                 has, other = f"its '{HEADER_TAG}' comment (line {at[1]}) says the CNF has", "another CNF"
             else:  # the CNF (or OPB file) is this instance's: the answer is not its
@@ -212,9 +220,12 @@ def run(args) -> int:
         first = bad[0]
         if unique and answer.max_var() == encode_cnf(problem, encoding).n_vars:
             why = "it has the size of the export without --unique: was it exported without --unique?"
-        else:
+        elif cardinal:
             why = "was it exported with another --encoding?"
-        result["note"] = (f"the answer falsifies {len(bad)} clauses of the {encoding} encoding"
+        else:  # the same CNF with every encoding: its auxiliary variables are off
+            why = "its auxiliary variables do not fit this CNF, which is the same with every encoding"
+        of = f"the {encoding} encoding" if cardinal else "the CNF"
+        result["note"] = (f"the answer falsifies {len(bad)} clauses of {of}"
                           f"{' with --unique' if unique else ''} (first: clause {first + 1}: "
                           f"{' '.join(map(str, clauses[first]))} 0); {why}")
     result.update(valid=True, solution=puzzle.solution_json(sol))
@@ -235,11 +246,12 @@ def run(args) -> int:
 HINT_BUDGET = 2.0
 
 
-def _export_of_size(problem, n: int, but: tuple[str, bool]) -> str | None:
+def _export_of_size(problem, n: int, but: tuple[str, bool], cardinal: bool = True) -> str | None:
     """The options (``-e seqcounter``, ``-e mixed --unique``) of the first of
     this instance's exports, other than ``but`` (encoding, unique), whose CNF
     has exactly ``n`` variables, for a hint; None if none is found within
-    HINT_BUDGET seconds."""
+    HINT_BUDGET seconds.  Without ``cardinal`` (a model with no cardinality
+    constraint: one CNF for every encoding) only --unique can differ."""
     import time
 
     from ..encoders.lexleader import lex_leader
@@ -247,12 +259,22 @@ def _export_of_size(problem, n: int, but: tuple[str, bool]) -> str | None:
     end = time.monotonic() + HINT_BUDGET
     for unique in (False, True):
         model = lex_leader(problem)[0] if unique else problem
-        for e in ENCODINGS:
+        for e in (ENCODINGS if cardinal else [but[0]]):
             if time.monotonic() > end:
                 return None
             if (e, unique) != but and encode_cnf(model, e).n_vars == n:
-                return f"-e {e}" + (" --unique" if unique else "")
+                return " ".join(([f"-e {e}"] if cardinal else []) + (["--unique"] if unique else []))
     return None
+
+
+def _options(encoding: str | None, unique: bool = False, open_: str = " (", sep: str = ", ") -> str:
+    """" (encoding mixed, --unique)", " with encoding mixed and --unique" (``open_``
+    " with ", ``sep`` " and "): what an export was made with, for a message;
+    ``encoding`` None for a model whose CNF no encoding changes."""
+    parts = ([f"encoding {encoding}"] if encoding is not None else []) + (["--unique"] if unique else [])
+    if not parts:
+        return ""
+    return open_ + sep.join(parts) + (")" if open_ == " (" else "")
 
 
 def _unique_vars(problem, encoding: str) -> int:

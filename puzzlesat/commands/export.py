@@ -8,7 +8,7 @@ from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import build_dimacs, problem_digest
 from ..errors import InputError, UsageError
-from .common import add_instance, load, refuse_overwriting
+from .common import add_instance, encoding_matters, load, refuse_overwriting
 
 NAME = "export"
 HELP = "write the model as DIMACS CNF (with variable map and projection), CP-SAT text proto or OPB"
@@ -58,8 +58,11 @@ def run(args) -> int:
         enc = encode_cnf(model, args.encoding or DEFAULT_ENCODING)
         exp = build_dimacs(enc, title=title, instance=args.instance, family=puzzle.family,
                            describe=puzzle.describe_var, unique=args.unique, notes=notes, digest=digest)
+        used = encoding_matters(model)
+        if not used:
+            _no_encoding(exp)
         _write(args.output, exp.lines())
-        info.update(encoding=enc.encoding, variables=exp.n_vars, clauses=len(exp.clauses))
+        info.update(encoding=enc.encoding if used else None, variables=exp.n_vars, clauses=len(exp.clauses))
     elif args.format == "cpsat":
         from ..encoders.cpsat_text import cpsat_text
 
@@ -81,6 +84,20 @@ def run(args) -> int:
         print(f"wrote {args.output} ({args.format}: {size}; {info['primary']} primary variables"
               f"{_unique_note(lex)})", file=sys.stderr)
     return EXIT_OK
+
+
+#: the comment line of a DIMACS export whose model has no cardinality constraint
+NO_ENCODING_LINE = ("c encoding: none (the model has no cardinality constraints: the CNF is the same "
+                    "with every --encoding)")
+
+
+def _no_encoding(exp) -> None:
+    """A DIMACS export of a model with no cardinality constraint claims no
+    encoding: its ``c encoding:`` line says none applies.  The identity
+    line keeps ``encoding=mixed`` (the default, and a name every version's
+    decode reads), whatever -e said: the CNF is the same with every one,
+    and decode takes any --encoding for it."""
+    exp.comments[:] = [NO_ENCODING_LINE if c.startswith("c encoding: ") else c for c in exp.comments]
 
 
 def _unique_note(lex) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import ENCODINGS, encode_cnf
-from ..errors import plural
+from ..errors import UsageError, plural
 from .common import add_instance, comma_list, load
 
 NAME = "info"
@@ -20,13 +20,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    puzzle, problem = load(args)
     names = list(ENCODINGS) if args.encodings == ["all"] else args.encodings
     bad = [e for e in names if e not in ENCODINGS]
-    if bad:
-        from ..encoders.cnf import EncodingError
-
-        raise EncodingError(f"unknown encoding {bad[0]!r}; choose from: {', '.join(ENCODINGS)}")
+    if bad:  # the command line, whatever the puzzle: checked before reading it
+        raise UsageError(f"--encodings: unknown encoding {bad[0]!r}; choose from: {', '.join(ENCODINGS)}")
+    puzzle, problem = load(args)
     sizes = []
     for e in names:
         enc = encode_cnf(problem, e)

@@ -65,7 +65,8 @@ def run(args) -> int:
     else:
         report = sys.stderr if drawing_on_stdout else sys.stdout
         if out.status == Status.SOLVED:
-            color = use_color(args) and not drawing_on_stdout
+            # the report on stderr beside a drawing on stdout: coloured when asked to (--color always)
+            color = args.color == "always" if drawing_on_stdout else use_color(args)
             print(puzzle.render_text(out.solution, color=color), file=report)
             how = f", {out.method}" if out.method and out.method != "search" else ""
             print(f"solved by {out.backend}{how} in {out.seconds:.3f} s", file=report)

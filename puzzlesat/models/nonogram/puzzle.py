@@ -70,6 +70,9 @@ class Nonogram(Puzzle):
     line_encoding: str = "blocks"
     family: str = "nonogram"
     symmetric_first: bool = True
+    #: the text drawing has no colours (``--color always`` gets a warning); a
+    #: class attribute, not a dataclass field
+    renders_color = False
 
     # ------------------------------------------------------------ compiling
     def compile(self, preprocess: bool | None = None, line_encoding: str | None = None) -> Problem:
