@@ -98,14 +98,16 @@ def run(args) -> int:
             "implied_constraints": out.implied,
             "expected": puzzle.expected.get("unique" if args.unique else "count"),
             "reason": out.reason,
-            "verdict": _verdict(out),
+            "verdict": _verdict(out, args.unique and len(problem.symmetries) > 1),
             "solutions": [puzzle.solution_json(s) for s in shown],
         })
     else:
         what = ("solution" if out.count == 1 else "solutions") + (" up to symmetry" if args.unique else "")
         if out.complete:
             line = f"{out.count} {what}"
-            if out.count == 1:
+            if out.count == 1 and not (args.unique and len(problem.symmetries) > 1):
+                # (one class of symmetric solutions may hold several: a
+                # nonogram and its mirror image are not a unique puzzle)
                 line += " (unique)"
         elif no_count:
             line = (f"no count: {out.backend} was {_stopped(out.stopped_by)} before it finished "
@@ -148,9 +150,14 @@ def _stopped(why: str | None) -> str:
             "limit": "stopped at --limit"}.get(why, f"stopped ({why})")
 
 
-def _verdict(out) -> str | None:
-    """'none', 'unique' or 'multiple' when the count settles it (e.g. --limit 2)."""
+def _verdict(out, classes: bool = False) -> str | None:
+    """'none', 'unique' or 'multiple' when the count settles whether the
+    puzzle has one solution (e.g. --limit 2).  ``classes``: the count is of
+    classes of symmetric solutions, under a group that moves something: one
+    class may hold one solution or several, so 1 settles nothing."""
     if out.complete and out.count <= 1:
+        if out.count == 1 and classes:
+            return None
         return "none" if out.count == 0 else "unique"
     if out.count >= 2:
         return "multiple"

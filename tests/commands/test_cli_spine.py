@@ -392,3 +392,16 @@ def test_ganak_in_a_split_count_keeps_stdout_clean(cli):
     out = json.loads(r.out)
     assert (out["count"], out["complete"], out["backend"]) == (2, True, "ganak")
     assert out["subproblems"] > 1
+
+
+def test_one_class_of_symmetric_solutions_is_not_called_unique(cli):
+    # twins has two solutions, mirror images: --unique counts one class, and
+    # said "1 solution up to symmetry (unique)", verdict "unique"
+    r = cli("count", "twins", "--unique")
+    assert r.code == 0 and r.out.splitlines()[0] == "1 solution up to symmetry"
+    d = cli("count", "twins", "--unique", "--json").json()
+    assert (d["count"], d["complete"], d["verdict"]) == (1, True, None)
+    assert cli("count", "twins", "--limit", "2", "--json").json()["verdict"] == "multiple"
+    # with no symmetry to merge solutions, one is one
+    d = cli("count", "letter-p", "--unique", "--json").json()
+    assert (d["count"], d["symmetries"], d["verdict"]) == (1, 1, "unique")
