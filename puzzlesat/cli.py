@@ -128,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    real_stdout = sys.stdout
+    sys.stdout = _ClosedPipeSafe(real_stdout)
     try:
         return args._run(args)
     except SolverFailed as e:  # the engine, not the input: as for a wrong answer
@@ -146,8 +148,47 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(args, "puzzlesat: interrupted", "interrupted", EXIT_INCOMPLETE)
     except BuildTimeLimit as e:
         return _fail(args, f"puzzlesat: stopped: {e}", "time-limit", EXIT_INCOMPLETE)
-    except BrokenPipeError:
+    except BrokenPipeError:  # (binary output, sys.stdout.buffer: its answer is unknown here)
         return EXIT_OK
+    finally:
+        sys.stdout = real_stdout
+
+
+class _ClosedPipeSafe:
+    """sys.stdout while a command runs: a reader that has gone (``| head``)
+    makes the rest of the output go nowhere, and the command ends with its
+    own exit code.  A BrokenPipeError in the middle of the answer ended
+    every run with 0, a run with no solution (1) or an incomplete count (3)
+    included."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _closed(self) -> None:
+        import os
+
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):  # not a file: nothing more to write to
+            pass
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._closed()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._closed()
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
 
 
 def _fail(args, message: str, kind: str, code: int) -> int:

@@ -428,3 +428,20 @@ def test_a_file_name_with_an_escape_is_echoed_escaped_in_errors_and_warnings(cli
     r = cli("info", f)
     assert r.code == 0 and "\x1b" not in r.err + r.out
     assert r.err.startswith(f"puzzlesat: warning: {tmp_path}/w\\x1b[31m.non:3: ")
+
+
+@pytest.mark.parametrize("args,code", [(["solve", "{sums}"], 1), (["count", "twins", "--limit", "2"], 3),
+                                       (["count", "twins", "--limit", "2", "--json"], 3), (["solve", "twins"], 0)])
+def test_a_reader_gone_from_stdout_leaves_the_exit_code_alone(tmp_path, args, code):
+    # `| head` closing the pipe made every run exit 0: a puzzle with no
+    # solution, an incomplete count too (a script with pipefail read success)
+    import subprocess
+    import sys
+
+    sums = tmp_path / "sums.nin"
+    sums.write_text("2 1\n1\n1\n1\n")  # row sum 1, column sums 2: no solution
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", *[a.format(sums=sums) for a in args]],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stdout.close()  # gone before the answer is written
+    err = p.stderr.read()
+    assert (p.wait(timeout=60), "Traceback" in err) == (code, False), err
