@@ -128,10 +128,12 @@ def run_one(spec: dict, job: str, time_limit: float, grace: float = GRACE) -> di
     t0 = time.perf_counter()
     row = {**spec, "job": job, "time_limit": time_limit}
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, start_new_session=True)
+        proc = None
         try:
-            with sigterm_raises():  # the run, in a session of its own, dies with compare (below)
+            with sigterm_raises() as guard:  # the run, in a session of its own, dies with compare (below)
+                with guard.held():  # a SIGTERM now is raised once proc is set
+                    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.PIPE, start_new_session=True)
                 _, err = proc.communicate(timeout=time_limit + grace)
         except subprocess.TimeoutExpired:
             kill_group(proc)
@@ -140,7 +142,8 @@ def run_one(spec: dict, job: str, time_limit: float, grace: float = GRACE) -> di
                        error=f"still running {grace:g} s after the {time_limit:g} s limit: killed")
             return row
         except BaseException:
-            kill_group(proc)
+            if proc is not None:
+                kill_group(proc)
             raise
         row["wall"] = round(time.perf_counter() - t0, 3)
         try:
