@@ -186,11 +186,12 @@ def test_check_unique_puzzle_says_the_solution_is_the_goal(cli):
     assert "goal:          the solution found is the goal" in cli("check", "dancer").out.splitlines()
 
 
-def test_check_lists_the_line_logic_solution_when_the_search_was_stopped(starved):
-    # line logic alone proves dancer unique; the report lists that solution
+def test_check_lists_the_line_logic_solution_and_searches_nothing(starved):
+    # line logic alone proves dancer unique; the report lists that solution,
+    # and no search runs (a search given no time, as here, was stopped)
     code, out = starved("check", "dancer", "--no-goal", "--json")
     j = json.loads(out)
-    assert (code, j["complete"], j["stopped_by"]) == (0, False, "time-limit")
+    assert (code, j["complete"], j["stopped_by"], j["searched"], j["backend"]) == (0, True, None, False, None)
     assert (j["unique"], j["unique_by_line_logic"], j["matches_goal"], j["goal_solution"]) == (True, True, True, 1)
     assert j["solutions"] == [[".##..", ".##.#", "..#.#", ".###.", "#.#..", "#.#..", "..##.", ".#.#.", ".#.##",
                                "##..."]]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
+from ..cli import say as note
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_progress_option,
                      backend_for, load, wants_progress)
 
@@ -43,9 +44,20 @@ def run(args) -> int:
     # reading, line solving and compiling count against -t, as for solve and count
     puzzle, problem, lines = load(args, family="nonogram", then=lambda p: line_solve(p, record=args.steps))
     backend = backend_for(args, problem, "solve")
-    out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem,
-                     progress=wants_progress(args), use_known=not args.no_goal,
-                     may_switch=args.backend is None)
+    searched = not (lines.solved and not lines.contradiction)
+    if searched:
+        out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem,
+                         progress=wants_progress(args), use_known=not args.no_goal,
+                         may_switch=args.backend is None)
+    else:
+        # line logic fixed every cell, each step sound: the grid (checked by
+        # the family's verifier below) is the one solution, and a search for
+        # two has nothing to add (a 200,001-cell row line logic solves at once
+        # ran a CaDiCaL search to the time limit)
+        if args.backend is not None:
+            note(f"puzzlesat: note: line logic alone solves {args.instance}: no search, so --backend "
+                 f"{args.backend} is not used")
+        out = jobs.CountOutcome(1, True, False, None, 0.0, method="line logic")
     found = out.count
     if out.reason:  # impossible before solving (row and column sums differ)
         solvable, unique = False, False
@@ -57,7 +69,7 @@ def run(args) -> int:
     if lines.contradiction:
         solvable, unique = False, False
     first = out.solutions[0] if out.solutions else None
-    by_lines = lines.solved and unique is None
+    by_lines = not searched
     if by_lines:
         # every cell forced by line logic, each step sound: this grid (checked
         # by the family's verifier) is the one solution, whatever the search did
@@ -82,7 +94,7 @@ def run(args) -> int:
         "matches_goal": matches, "goal_solution": goal_at,
         "backend": out.backend, "backend_choice": out.choice,
         "seconds": round(out.seconds, 6), "complete": out.complete,
-        "stopped_by": out.stopped_by, "preprocess": args.preprocess, "reason": out.reason,
+        "stopped_by": out.stopped_by, "preprocess": args.preprocess, "reason": out.reason, "searched": searched,
         "solutions": [puzzle.solution_json(s) for s in listed],
         "unique_by_line_logic": by_lines,
     }
@@ -125,7 +137,7 @@ def _print(puzzle, rep, lines, out, args) -> None:
     elif lines.contradiction:
         print(f"solvable:      no: line logic finds no placement for {lines.contradiction_at}")
     elif rep["unique_by_line_logic"]:
-        print(f"solvable:      yes (line logic; {out.backend} stopped ({out.stopped_by}) after {out.seconds:.3f} s)")
+        print("solvable:      yes (line logic, no search)")
     elif rep["solvable"] is None:
         print(f"solvable:      unknown: {out.backend} stopped ({out.stopped_by}) after {out.seconds:.3f} s")
     else:

@@ -128,15 +128,21 @@ def test_an_area_mismatch_calls_no_solver(cli, tmp_path):
     assert r.out == "no solution: the pieces cover 6 cells but the board has 8 free cells\n"
 
 
-def test_check_knows_uniqueness_from_line_logic_when_the_search_is_stopped(starved):
-    # dancer: line logic fixes all 50 cells; a search stopped at once proves nothing,
-    # but the grid line logic forced is the one solution
+def test_check_knows_uniqueness_from_line_logic_without_a_search(starved, cli):
+    # dancer: line logic fixes all 50 cells, so the grid it forced is the one
+    # solution: no search runs (a search given no time, as here, was stopped
+    # and proved nothing; a 200,001-cell row ran one to the time limit)
     code, out = starved("check", "dancer", "--no-goal", "--json")
     d = json.loads(out)
-    assert code == 0 and d["stopped_by"] == "time-limit"
+    assert code == 0 and (d["stopped_by"], d["complete"], d["searched"]) == (None, True, False)
     assert (d["solvable"], d["unique"], d["unique_by_line_logic"], d["matches_goal"]) == (True, True, True, True)
     code, out = starved("check", "dancer", "--no-goal")
-    assert "unique:        yes: line logic alone fixes every cell" in out.splitlines()
+    assert out.splitlines()[1:3] == ["solvable:      yes (line logic, no search)",
+                                     "unique:        yes: line logic alone fixes every cell"]
+    # an engine asked for is not used: said
+    r = cli("check", "dancer", "-b", "minisat22")
+    assert r.code == 0 and r.err == ("puzzlesat: note: line logic alone solves dancer: no search, so --backend "
+                                     "minisat22 is not used\n")
 
 
 def test_check_compares_no_goal_when_it_found_no_solution(cli, starved, tmp_path):
