@@ -116,13 +116,13 @@ def _yes(v) -> str:
 
 def _print(puzzle, rep, lines, out, args) -> None:
     from ..models.nonogram import render
-    from ..errors import plural
+    from ..errors import number, plural
 
     if args.steps:
         total = 0
         for k, r in enumerate(lines.rounds, 1):
             total += r.fixed
-            print(f"round {k} ({r.lines}): {plural(r.fixed, 'cell')} fixed, {total} of {rep['cells']} known")
+            print(f"round {k} ({r.lines}): {plural(r.fixed, 'cell')} fixed, {number(total)} of {number(rep['cells'])} known")
             print(render.plain(r.grid))
             if r.contradiction:
                 print(f"contradiction: no placement of {r.contradiction}'s clue fits its known cells, "
@@ -152,7 +152,7 @@ def _print(puzzle, rep, lines, out, args) -> None:
         else:
             print("unique:        no: at least two solutions (shown below)")
     pct = 100.0 * rep["cells_fixed_by_lines"] / rep["cells"] if rep["cells"] else 100.0
-    fixed = f"{rep['cells_fixed_by_lines']} of {plural(rep['cells'], 'cell')}"
+    fixed = f"{number(rep['cells_fixed_by_lines'])} of {plural(rep['cells'], 'cell')}"
     if lines.contradiction:
         print(f"line solvable: no: line logic finds a contradiction (no solution): in round {rep['line_rounds']}, "
               f"after fixing {fixed}, no placement of {lines.contradiction_at}'s clue fits")

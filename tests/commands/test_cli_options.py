@@ -451,3 +451,12 @@ def test_a_reader_gone_from_stdout_leaves_the_exit_code_alone(tmp_path, args, co
     p.stdout.close()  # gone before the answer is written
     err = p.stderr.read()
     assert (p.wait(timeout=60), "Traceback" in err) == (code, False), err
+
+
+def test_check_writes_every_count_of_cells_alike(cli, tmp_path):
+    # "line logic fixes 200001 of 200,001 cells": one number with commas, one without
+    f = tmp_path / "row.non"
+    f.write_text("width 1001\nheight 1\nrows\n1001\ncolumns\n" + "1\n" * 1001)
+    lines = cli("check", f, "--steps").out.splitlines()
+    assert lines[0] == "round 1 (rows): 1,001 cells fixed, 1,001 of 1,001 known"
+    assert "line solvable: yes: line logic fixes 1,001 of 1,001 cells (100%) in 2 rounds" in lines
