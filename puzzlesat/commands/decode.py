@@ -131,10 +131,11 @@ def run(args) -> int:
     encoding = None if opb is not None else encoding or DEFAULT_ENCODING
     if encoding is not None and not cardinal:  # whatever the header says: the same CNF with every one
         encoding = DEFAULT_ENCODING
+    named_encoding = encoding if cardinal else None  # the one the report and messages name (none applies)
 
     result = {"instance": args.instance, "title": puzzle.title, "family": puzzle.family, "answer": apath,
               "style": answer.style, "status": answer.status, "format": "opb" if opb is not None else "dimacs",
-              "encoding": encoding if cardinal else None, "unique": unique}
+              "encoding": named_encoding, "unique": unique}
     model = problem
     if unique and (opb is not None or declared is not None or answer.status == "SAT"):
         from ..encoders.lexleader import lex_leader
@@ -154,7 +155,7 @@ def run(args) -> int:
         enc = encode_cnf(model, encoding)
         export = build_dimacs(enc, unique=unique, digest=digest, var_map=False).header
         _check_counts(declared, {"vars": export.vars, "clauses": export.clauses, "primary": export.primary},
-                      "this instance" + _options(encoding if cardinal else None, unique, " with ", " and "),
+                      "this instance" + _options(named_encoding, unique, " with ", " and "),
                       "the CNF", at)
     if answer.status == "UNSAT":
         _out(args, result, "no solution (the solver proved the CNF unsatisfiable)")
@@ -169,7 +170,7 @@ def run(args) -> int:
     else:
         enc = enc or encode_cnf(model, encoding)
         n_vars, clauses = enc.n_vars, enc.clauses
-        what = f"this instance's CNF{_options(encoding if cardinal else None, unique)}"
+        what = f"this instance's CNF{_options(named_encoding, unique)}"
         if declared is None and answer.max_var() > n_vars and answer.is_contiguous():
             # a solver's whole model, of a larger CNF: one of this instance's other exports?
             fit = _export_of_size(problem, answer.max_var(), (encoding, unique), cardinal)
@@ -182,7 +183,7 @@ def run(args) -> int:
         if (not unique and declared is None and answer.max_var() > n_vars
                 and _unique_vars(problem, encoding) >= answer.max_var()):
             raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's "
-                             f"CNF{_options(encoding if cardinal else None)} but within its --unique export's: "
+                             f"CNF{_options(named_encoding)} but within its --unique export's: "
                              "decode with --unique if it answers that export (else it belongs to a different "
                              f"instance{' or encoding' if cardinal else ''})",
                              apath, answer.line_of[answer.max_var()])
@@ -200,7 +201,7 @@ def run(args) -> int:
         if answer.is_contiguous() and answer.max_var() != n_vars:
             # (check_range refused max_var() > n_vars): variables 1..k, k < n
             if declared is None and opb is None:
-                has = f"this instance's CNF{_options(encoding if cardinal else None)} has"
+                has = f"this instance's CNF{_options(named_encoding)} has"
                 other = "a different instance or encoding" if cardinal else "a different instance"
             elif at[0] == apath:  # the answer's own header line names this instance's CNF
                 has, other = f"its '{HEADER_TAG}' comment (line {at[1]}) says the CNF has", "another CNF"
