@@ -109,17 +109,19 @@ def warn_ignored(ignored, where: str) -> None:
         note(f"puzzlesat: warning: ... and {len(ignored) - MAX_WARNINGS} more things ignored in {where}")
 
 
-def load(args, family: str | None = None, then=None):
+def load(args, family: str | None = None, then=None, compile_unless=None):
     """(puzzle, compiled problem) for the command's instance (``family``:
     the only family the command takes, checked before compiling; ``then``:
-    a further step, ``then(puzzle)``, timed with them).  With a time
+    a further step, ``then(puzzle)``, timed with them, whose result comes
+    third; ``compile_unless(result)`` true: nothing is compiled, and the
+    problem is None).  With a time
     limit, reading and compiling (and ``then``) count against it: past the
     limit they stop (BuildTimeLimit), and the search gets what is left
     (``args.time_limit`` becomes the remainder)."""
     check_backend_option(args)  # the command line first: it is at fault whatever the puzzle
     limit = getattr(args, "time_limit", None)
     if limit is None or threading.current_thread() is not threading.main_thread():
-        return _load(args, family, then)
+        return _load(args, family, then, compile_unless)
     start = time.monotonic()
     doing = "reading and compiling" if then is None else "reading, compiling and line solving"
 
@@ -130,7 +132,7 @@ def load(args, family: str | None = None, then=None):
     previous = signal.signal(signal.SIGALRM, ran_out)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
-        out = _load(args, family, then)
+        out = _load(args, family, then, compile_unless)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -190,7 +192,7 @@ def load_untimed(args):
     return _load(args)
 
 
-def _load(args, family: str | None = None, then=None):
+def _load(args, family: str | None = None, then=None, compile_unless=None):
     puzzle = load_puzzle(args.instance)
     if family is not None and puzzle.family != family:
         raise InputError(f"{args.command} is for {family}s; this is a {puzzle.family} puzzle "
@@ -216,6 +218,8 @@ def _load(args, family: str | None = None, then=None):
     if getattr(args, "no_goal", False) and getattr(puzzle, "goal", None) is None:
         note(f"puzzlesat: warning: --no-goal: {args.instance} has no goal picture; nothing to leave out")
     extra = then(puzzle) if then is not None else None
+    if compile_unless is not None and compile_unless(extra):
+        return puzzle, None, extra
     problem = puzzle.compile()
     if getattr(args, "encoding", None) is not None and not encoding_matters(problem):
         # said, then left out: what follows runs as without it (count's
