@@ -7,6 +7,7 @@ import sys
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
+from ..cli import say as note
 from ..errors import plural
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, load, positive_int, wants_progress)
@@ -60,6 +61,10 @@ def run(args) -> int:
         backend, choice = backend_for(args, problem, "count"), None
     progress = wants_progress(args)
     n_shown = max(args.show, 2 if args.limit and args.limit <= 2 else 0)
+    if args.color == "always" and not n_shown and not args.json and getattr(puzzle, "renders_color", True):
+        # (with --json, or for a family drawn without colours, load said so)
+        note("puzzlesat: warning: --color always has no effect: count draws no solution without --show "
+             "(or --limit 1 or 2)")
     cluster = None
     if args.cluster:
         from ..cluster import Cluster

@@ -211,6 +211,15 @@ def test_color_always_warnings_name_one_reason(cli):
     assert (r.code, r.err) == (0, "") and "\x1b[" in r.out
 
 
+def test_color_always_on_a_count_that_draws_nothing_is_said(cli):
+    r = cli("count", "tetromino-L-4x4", "--color", "always")
+    assert r.code == 0 and r.out.startswith("10 solutions\n") and "\x1b[" not in r.out
+    assert r.err == ("puzzlesat: warning: --color always has no effect: count draws no solution without "
+                     "--show (or --limit 1 or 2)\n")
+    r = cli("count", "tetromino-L-4x4", "--color", "always", "--show", "1")  # drawn, in colour: nothing to say
+    assert (r.code, r.err) == (0, "") and "\x1b[" in r.out
+
+
 def test_color_always_colours_the_report_beside_a_drawing_on_stdout(cli):
     r = cli("solve", "tetromino-L-4x4", "--svg", "-", "--color", "always")
     assert r.code == 0, r.err
