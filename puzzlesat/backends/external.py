@@ -57,12 +57,16 @@ def external_backend(arg: str, encoding: str | None = None, **options) -> "Exter
 
 class ExternalBackend(Backend):
     def __init__(self, command: str, encoding: str = DEFAULT_ENCODING, keep_files: str | None = None):
+        from . import BackendOptionError  # (the package imports this module lazily)
+
+        # what -b says is at fault, whatever the puzzle (JSON kind usage); a
+        # solver named but not found is not installed, as for other engines
         try:
             argv = shlex.split(command)
         except ValueError as e:
-            raise BackendError(f"external:{command}: {e}") from None
+            raise BackendOptionError(f"external:{command}: {e}") from None
         if not argv:
-            raise BackendError("external: give a solver, e.g. external:cadical or external:/path/to/solver")
+            raise BackendOptionError("external: give a solver, e.g. external:cadical or external:/path/to/solver")
         exe = shutil.which(argv[0])
         if exe is None:
             raise BackendError(f"external solver {argv[0]!r} not found (not on PATH, not an executable file)")

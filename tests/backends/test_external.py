@@ -16,10 +16,11 @@ import time
 import pytest
 
 from puzzlesat import jobs
-from puzzlesat.backends import BackendError, Status, get_backend
+from puzzlesat.backends import BackendError, BackendOptionError, Status, get_backend
 from puzzlesat.backends.external import ExternalBackend
 from puzzlesat.loading import load_puzzle
 from puzzlesat.problem import Problem
+from puzzlesat.errors import UsageError
 
 TINY_NON = "width 3\nheight 3\n\nrows\n1\n3\n1\n\ncolumns\n1\n3\n1\n"
 SOLVERS = {"minisat": "minisat", "picosat": "picosat", "cadical": "cadical", "cryptominisat5": "cryptominisat"}
@@ -96,10 +97,14 @@ def test_limit_and_stats():
 
 
 def test_unknown_binary():
-    with pytest.raises(BackendError, match="not found"):
+    with pytest.raises(BackendError, match="not found") as e:  # not installed, as for other engines
         get_backend("external:no-such-solver-xyz")
-    with pytest.raises(BackendError, match="give a solver"):
+    assert not isinstance(e.value, UsageError)
+    # what -b says is at fault: a usage error (JSON kind usage)
+    with pytest.raises(BackendOptionError, match="^external: give a solver"):
         get_backend("external:")
+    with pytest.raises(BackendOptionError, match="^external:'x: No closing quotation$"):
+        get_backend("external:'x")
 
 
 # ------------------------------------------------------------ fake solvers
