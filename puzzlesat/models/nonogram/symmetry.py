@@ -14,8 +14,6 @@ symmetric-first search (jobs) looks for a picture they fix first.
 
 from __future__ import annotations
 
-from ...problem import distinct_permutations
-
 Point = tuple[int, int]
 
 
@@ -39,21 +37,50 @@ def clue_symmetries(rows, cols) -> list[dict[Point, Point]]:
             lambda r, c: (c, w - 1 - r),  # quarter turn
             lambda r, c: (h - 1 - c, r),  # three quarter turns
         ]
-    lines = [(rows[r], [(r, c) for c in range(c0, c1 + 1)]) for r in range(r0, r1 + 1)]
-    lines += [(cols[c], [(r, c) for r in range(r0, r1 + 1)]) for c in range(c0, c1 + 1)]
-    clue_of = {}
-    for clue, cells in lines:
-        clue_of[tuple(cells)] = _norm(clue)
-        clue_of[tuple(reversed(cells))] = _norm(clue)[::-1]
-    out: list[dict[Point, Point]] = [{}]
-    for f in maps:
-        def g(p, f=f):
-            rr, cc = f(p[0] - r0, p[1] - c0)
-            return (rr + r0, cc + c0)
+    # a dihedral map takes each line of the box onto a line, read forwards or
+    # backwards: where it takes a line's first two cells says which (a line of
+    # one cell stays a line of its kind).  Comparing clues line by line is
+    # O(h + w); cell by cell it was most of compiling a 1000 x 1000 puzzle.
+    row_clues = [_norm(rows[r]) for r in range(r0, r1 + 1)]
+    col_clues = [_norm(cols[c]) for c in range(c0, c1 + 1)]
+    clue_of = {"row": row_clues, "column": col_clues}
 
-        if all(clue_of.get(tuple(g(p) for p in cells)) == _norm(clue) for clue, cells in lines):
-            out.append({p: g(p) for _, cells in lines[: h] for p in cells if g(p) != p})
-    return distinct_permutations(out)  # on a one-row box the mirror top-bottom is the identity
+    def image_clue(f, kind, i, n):
+        first = f(i, 0) if kind == "row" else f(0, i)
+        if n == 1:
+            return clue_of[kind][first[0] if kind == "row" else first[1]]
+        second = f(i, 1) if kind == "row" else f(1, i)
+        if first[0] == second[0]:  # a row
+            clue = row_clues[first[0]]
+            return clue if second[1] > first[1] else clue[::-1]
+        clue = col_clues[first[1]]
+        return clue if second[0] > first[0] else clue[::-1]
+
+    out: list[dict[Point, Point]] = [{}]
+    seen = {_corners(lambda r, c: (r, c), h, w)}  # two maps that move every cell alike are one
+    for f in maps:
+        if not (all(image_clue(f, "row", i, w) == row_clues[i] for i in range(h))
+                and all(image_clue(f, "column", j, h) == col_clues[j] for j in range(w))):
+            continue
+        key = _corners(f, h, w)
+        if key in seen:  # on a one-row box the mirror top-bottom is the identity
+            continue
+        seen.add(key)
+        g = {}
+        for r in range(h):
+            for c in range(w):
+                rr, cc = f(r, c)
+                if (rr, cc) != (r, c):
+                    g[(r + r0, c + c0)] = (rr + r0, cc + c0)
+        out.append(g)
+    return out
+
+
+def _corners(f, h: int, w: int) -> tuple:
+    """Where ``f`` takes three corners of an h x w box: a dihedral map of the
+    box is the affine map they fix (on a box one cell wide or high, its action
+    along that side is no action)."""
+    return f(0, 0), f(0, w - 1), f(h - 1, 0)
 
 
 def _norm(clue) -> tuple[int, ...]:
