@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -29,7 +30,7 @@ def add_backend_options(p, job: str) -> None:
     p.add_argument("--backend", "-b", metavar="NAME", help=f"engine (puzzlesat backends); default: {default}")
     p.add_argument("--encoding", "-e", metavar="NAME", choices=list(ENCODINGS),
                    help=f"CNF cardinality encoding: {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")
-    p.add_argument("--time-limit", "-t", type=_positive_float, metavar="S", help="give up after S seconds")
+    p.add_argument("--time-limit", "-t", type=positive_seconds, metavar="S", help="give up after S seconds")
 
 
 def add_color_option(p) -> None:
@@ -37,7 +38,8 @@ def add_color_option(p) -> None:
                    help="colour the board (default: when printing to a terminal)")
 
 
-def _positive_float(s: str) -> float:
+def positive_seconds(s: str) -> float:
+    """A --time-limit's value: a positive number of seconds, at most MAX_SECONDS."""
     import argparse
 
     try:
@@ -122,23 +124,37 @@ def load(args, family: str | None = None, then=None, compile_unless=None):
     limit = getattr(args, "time_limit", None)
     if limit is None or threading.current_thread() is not threading.main_thread():
         return _load(args, family, then, compile_unless)
-    start = time.monotonic()
     doing = "reading and compiling" if then is None else "reading, compiling and line solving"
-
-    def ran_out(signum, frame):
-        raise BuildTimeLimit(f"the time limit ({limit:g} s) ran out while {doing} "
-                             f"{args.instance}, before any search")
-
-    previous = signal.signal(signal.SIGALRM, ran_out)
-    signal.setitimer(signal.ITIMER_REAL, limit)
-    try:
+    start = time.monotonic()
+    with time_limited(limit, f"the time limit ({limit:g} s) ran out while {doing} {args.instance}, "
+                             "before any search"):
         out = _load(args, family, then, compile_unless)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
     # what is left for the search (at least a moment: the timer did not fire)
     args.time_limit = max(limit - (time.monotonic() - start), 1e-3)
     return out
+
+
+@contextlib.contextmanager
+def time_limited(seconds: float | None, message: str):
+    """Run the block with a limit on its wall time (None: none): past it,
+    BuildTimeLimit(message) is raised in it (a SIGALRM timer, so only in the
+    main thread; elsewhere the block runs unlimited).  For the work before
+    a search, which no solver's own limit covers: reading, compiling,
+    writing an export."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def ran_out(signum, frame):
+        raise BuildTimeLimit(message)
+
+    previous = signal.signal(signal.SIGALRM, ran_out)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def check_backend_option(args) -> None:

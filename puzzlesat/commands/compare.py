@@ -40,7 +40,7 @@ NO_ENCODING = "-"
 
 
 def add_arguments(p) -> None:
-    from .common import _positive_float, comma_list
+    from .common import positive_seconds, comma_list
 
     p.add_argument("instances", metavar="INSTANCE", nargs="+", help="puzzle files or bundled names")
     p.add_argument("--backends", "-b", metavar="LIST", type=comma_list,
@@ -52,7 +52,7 @@ def add_arguments(p) -> None:
     job = p.add_mutually_exclusive_group()
     job.add_argument("--count", dest="job", action="store_const", const="count", help="count every solution")
     job.add_argument("--solve", dest="job", action="store_const", const="solve", help="find one solution (default)")
-    p.add_argument("--time-limit", "-t", type=_positive_float, default=DEFAULT_TIME_LIMIT, metavar="S",
+    p.add_argument("--time-limit", "-t", type=positive_seconds, default=DEFAULT_TIME_LIMIT, metavar="S",
                    help=f"per run (default {DEFAULT_TIME_LIMIT:g}); a run still going {GRACE:g} s later is killed")
     p.add_argument("--csv", metavar="FILE", nargs="?", const="-",
                    help="write the table as CSV (to FILE, or stdout without one)")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import sys
+import tempfile
 
 from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import build_dimacs, problem_digest
 from ..errors import InputError, UsageError
-from .common import add_instance, encoding_matters, load, refuse_overwriting
+from .common import add_instance, encoding_matters, load, positive_seconds, refuse_overwriting, time_limited
 
 NAME = "export"
 HELP = "write the model as DIMACS CNF (with variable map and projection), CP-SAT text proto or OPB"
@@ -23,6 +27,10 @@ def add_arguments(p) -> None:
                    help=f"CNF cardinality encoding (dimacs only): {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")
     p.add_argument("--unique", "-u", action="store_true",
                    help="add lex-leader symmetry breaking: exactly one solution per symmetry orbit")
+    # (its own dest: load's limit is for the work before a search, and here
+    # one limit covers reading, compiling, encoding and writing alike)
+    p.add_argument("--time-limit", "-t", dest="export_time_limit", type=positive_seconds, metavar="S",
+                   help="give up after S seconds (the output file is then not written)")
 
 
 def run(args) -> int:
@@ -31,6 +39,14 @@ def run(args) -> int:
     if args.encoding is not None and args.format != "dimacs":
         raise UsageError(f"--encoding chooses a CNF encoding; the {args.format} format keeps cardinality "
                          "constraints as they are")
+    limit = args.export_time_limit
+    where = "nothing written" if args.output != "-" else "stdout has what was written before"
+    with time_limited(limit, f"the time limit ({limit:g} s) ran out while exporting {args.instance}: {where}"
+                      if limit is not None else ""):
+        return _export(args)
+
+
+def _export(args) -> int:
     puzzle, problem = load(args)
     refuse_overwriting("-o", args.output, args.instance, puzzle.path)
     digest = problem_digest(problem)
@@ -109,12 +125,41 @@ def _unique_note(lex) -> str:
 
 
 def _write(path: str, chunks) -> None:
+    """Write ``chunks`` to ``path`` whole or not at all: into a new file beside
+    it, renamed over it at the end, so that a time limit, Ctrl-C or a full
+    disk in the middle leaves no truncated model (and an older file there
+    as it was)."""
     if path == "-":
         sys.stdout.writelines(chunks)
         sys.stdout.flush()
         return
+    part = None
     try:
-        with open(path, "w", encoding="utf-8") as f:
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        fd, part = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".part",
+                                    dir=os.path.dirname(path) or ".")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.writelines(chunks)
+        _keep_mode(part, path)
+        os.replace(part, path)
+        part = None
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror}", path) from None
+    finally:
+        if part is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(part)
+
+
+def _keep_mode(part: str, path: str) -> None:
+    """The new file gets the permissions an ``open(path, "w")`` would have
+    given it: an existing file's own, or the umask's default (mkstemp makes
+    it 0600)."""
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(part, mode)

@@ -4,6 +4,7 @@ round trips through real solvers, and the errors a user can cause."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -168,6 +169,50 @@ def test_export_errors(tmp_path, capsys):
     assert main(["export", "dominoes-2x4", "-f", "cpsat", "-e", "pairwise", "-o", "-"]) == 2
     assert capsys.readouterr().err == ("puzzlesat: --encoding chooses a CNF encoding; the cpsat format keeps "
                                        "cardinality constraints as they are\n")
+
+
+def test_export_time_limit_writes_nothing_and_keeps_the_old_file(tmp_path, capsys, monkeypatch):
+    # one limit for reading, compiling, encoding and writing; a DIMACS writer
+    # slowed down here stands for the 1000 x 1000 puzzle's 20 s of it
+    import time
+
+    from puzzlesat.commands import export
+
+    real = export.build_dimacs
+    monkeypatch.setattr(export, "build_dimacs", lambda *a, **k: (time.sleep(30), real(*a, **k))[1])
+    out = tmp_path / "model.cnf"
+    out.write_text("an older export\n")
+    assert main(["export", "dominoes-2x4", "-o", str(out), "-t", "0.3"]) == 3
+    assert capsys.readouterr().err == ("puzzlesat: stopped: the time limit (0.3 s) ran out while exporting "
+                                       "dominoes-2x4: nothing written\n")
+    assert out.read_text() == "an older export\n" and sorted(p.name for p in tmp_path.iterdir()) == ["model.cnf"]
+    assert main(["export", "dominoes-2x4", "-o", str(out), "-t", "0.3", "--json"]) == 3
+    assert json.loads(capsys.readouterr().out)["kind"] == "time-limit"
+    monkeypatch.setattr(export, "build_dimacs", real)
+    assert main(["export", "dominoes-2x4", "-o", str(out), "-t", "60"]) == 0
+    assert read_cnf(out.read_text()).n_vars == 10
+
+
+def test_export_is_written_whole_or_not_at_all(tmp_path):
+    from puzzlesat.commands.export import _write
+
+    def lines():
+        yield "p cnf 1 1\n"
+        raise KeyboardInterrupt  # Ctrl-C in the middle of writing
+    out = tmp_path / "new.cnf"
+    with pytest.raises(KeyboardInterrupt):
+        _write(str(out), lines())
+    assert list(tmp_path.iterdir()) == []  # no truncated model, no part file
+    # a new file gets the umask's permissions, an existing one keeps its own
+    old = os.umask(0o022)
+    try:
+        _write(str(out), ["p cnf 0 0\n"])
+        assert out.stat().st_mode & 0o777 == 0o644
+        out.chmod(0o600)
+        _write(str(out), ["p cnf 1 0\n"])
+        assert out.stat().st_mode & 0o777 == 0o600 and out.read_text() == "p cnf 1 0\n"
+    finally:
+        os.umask(old)
 
 
 # ------------------------------------------------------- round trips
