@@ -21,6 +21,7 @@ the CNF encoding of one line (:mod:`puzzlesat.encoders.regular`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -29,10 +30,17 @@ from .clues import RunLengthShape
 Known = list  # of 0, 1 or None
 
 
+#: lines whose state sets would take more bits than this all told (positions
+#: x states) are solved by :func:`_solve_long_line`, in bounded memory
+LONG_LINE_BITS = 1 << 24
+
+
 def solve_line(shape: RunLengthShape, known: Sequence[int | None]) -> list[int | None] | None:
     """The line with every cell the rule fixes filled in, or None when no
     placement of the clue agrees with ``known``."""
     n = len(known)
+    if n * shape.n_states > LONG_LINE_BITS:
+        return _solve_long_line(shape, known)
     st0, a0, a1 = shape.stay0, shape.adv0, shape.adv1
     fwd = [1]
     f = 1
@@ -62,6 +70,83 @@ def solve_line(shape: RunLengthShape, known: Sequence[int | None]) -> list[int |
             elif not b1:
                 out[i] = 0
         back = b0 | b1
+    return out
+
+
+def _solve_long_line(shape: RunLengthShape, known: Sequence[int | None],
+                     block: int | None = None) -> list[int | None] | None:
+    """:func:`solve_line` for a long line, in memory and time linear in its
+    length times the width of a window of states, not its square.
+
+    A placement spends its free 0s (``f`` of them, at most, all told) looping
+    in gap states and advances one state on every other letter, so after
+    ``i`` letters a state that can still end in an accepting one lies in
+    ``[i - f, i]``: each state set is kept shifted down to that window, whose
+    slices of the transition masks are read out of bytes (an int shift would
+    cost the whole mask).  The forward sets are kept only every ``block``
+    positions (about sqrt(n)); the backward sweep recomputes each block's
+    from there.  A 200,001-cell row took 2.7 GB and ~5 s one way, a
+    1,000,000-cell one would have taken ~60 GB."""
+    n = len(known)
+    n_states = shape.n_states
+    free = n - n_states + 2  # the most 0s looping in gaps: the final state is the last or the one before
+    if free < 0:
+        return None
+    width = min(free + 1, n_states) + 1  # window bits, and one for the state a step advances into
+    size = (n_states + width + 16) // 8
+    masks = [m.to_bytes(size, "little") for m in (shape.stay0, shape.adv0, shape.adv1)]
+    keep = (1 << width) - 1
+
+    def low(i: int) -> int:  # the window's first state at position i
+        return i - free if i > free else 0
+
+    def window(i: int) -> tuple[int, int, int]:
+        lo = low(i)
+        a, b = lo >> 3, ((lo + width) >> 3) + 1
+        return tuple(int.from_bytes(m[a:b], "little") >> (lo & 7) & keep for m in masks)
+
+    def step(cur: int, i: int) -> int:  # the set after letter i, from the set before it
+        st0, a0, a1 = window(i)
+        k = known[i]
+        nxt = 0
+        if k != 1:
+            nxt = (cur & st0) | ((cur & a0) << 1)
+        if k != 0:
+            nxt |= (cur & a1) << 1
+        return nxt >> (low(i + 1) - low(i))
+
+    block = block or max(64, math.isqrt(n))
+    marks = []  # the forward set at every block-th position
+    cur = 1
+    for i in range(n):
+        if i % block == 0:
+            marks.append(cur)
+        cur = step(cur, i)
+        if not cur:
+            return None
+    back = cur & (shape.accepting >> low(n))
+    if not back:
+        return None
+    out = list(known)
+    for start in range(len(marks) - 1, -1, -1):
+        ends = min(start * block + block, n)
+        fwd = [marks[start]]
+        for i in range(start * block, ends - 1):
+            fwd.append(step(fwd[-1], i))
+        for i in range(ends - 1, start * block - 1, -1):
+            f = fwd[i - start * block]
+            st0, a0, a1 = window(i)
+            k = known[i]
+            back <<= low(i + 1) - low(i)  # to position i's window
+            shifted = back >> 1
+            b0 = f & ((st0 & back) | (a0 & shifted)) if k != 1 else 0
+            b1 = f & a1 & shifted if k != 0 else 0
+            if k is None:
+                if not b0:
+                    out[i] = 1
+                elif not b1:
+                    out[i] = 0
+            back = b0 | b1
     return out
 
 

@@ -135,6 +135,40 @@ def test_solve_line_equals_brute_force():
                            for i, w0 in enumerate(words[0])]
 
 
+def test_long_line_solver_equals_the_short_one():
+    # the windowed, block-checkpointed sweep long lines take, forced here on
+    # short ones with small blocks, against the plain sweep (itself checked
+    # against brute force above)
+    from puzzlesat.models.nonogram.linesolve import _solve_long_line
+
+    rnd = random.Random(5)
+    for _ in range(3000):
+        n = rnd.randint(1, 30)
+        word = [int(rnd.random() < rnd.random()) for _ in range(n)]
+        known = [rnd.choice((None,) * rnd.randint(1, 6) + (0, 1)) for _ in range(n)]
+        if rnd.random() < 0.5:  # known cells that agree with a placement
+            known = [None if k is None else word[i] for i, k in enumerate(known)]
+        shape = RunLengthShape(runs(word))
+        want = solve_line(shape, known)
+        assert all(_solve_long_line(shape, known, block=b) == want for b in (1, 3, 64))
+    assert _solve_long_line(RunLengthShape((4,)), [None] * 3) is None  # a clue longer than its line
+
+
+def test_a_long_line_is_solved():
+    # 100,000 cells, one run of 99,999: all but the two ends are black; a cell
+    # known white at one end fixes the rest.  (Its state sets, kept whole,
+    # were 600 MB; a 1,000,000-cell row's would be 60 GB.)
+    from puzzlesat.models.nonogram import linesolve
+
+    n = 100_000
+    shape = RunLengthShape((n - 1,))
+    assert n * shape.n_states > linesolve.LONG_LINE_BITS  # the long way
+    got = solve_line(shape, [None] * n)
+    assert got == [None] + [1] * (n - 2) + [None]
+    assert solve_line(shape, [None] * (n - 1) + [0]) == [1] * (n - 1) + [0]
+    assert solve_line(shape, [None, 0] + [None] * (n - 2)) is None
+
+
 def test_line_solver_solves_dancer_and_stalls_on_n_dom():  # bundled puzzles only
     d = load_puzzle("dancer")
     r = line_solve(d, record=True)
