@@ -22,8 +22,10 @@ instance is recognised by what it says, or by ``--cnf``):
    exit 4 -- unless the answer is a solver's complete model of a CNF with a
    different number of variables, which means another instance or
    encoding (exit 2);
-6. a valid solution whose answer falsifies clauses of this CNF (auxiliary
-   variables of another encoding) is printed with a note.
+6. a valid solution whose answer falsifies clauses of this CNF: when an
+   identity line named the export, the answer is not a model of the CNF the
+   solver read (exit 4); without one, it may answer another export (another
+   encoding's auxiliary variables), and it is printed with a note.
 """
 
 from __future__ import annotations
@@ -32,10 +34,10 @@ import sys
 
 from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
-from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, falsified, problem_digest, read_answer,
+from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, clean_clauses, falsified, problem_digest, read_answer,
                                read_cnf)
 from ..encoders.opb import is_opb, read_opb_header
-from ..errors import InputError, UsageError, VerificationError
+from ..errors import InputError, UsageError, VerificationError, plural
 from .common import add_color_option, add_instance, encoding_matters, load, warn_ignored
 
 NAME = "decode"
@@ -169,7 +171,8 @@ def run(args) -> int:
         what = at[0]
     else:
         enc = enc or encode_cnf(model, encoding)
-        n_vars, clauses = enc.n_vars, enc.clauses
+        # as the export writes them (clause k is the file's k-th)
+        n_vars, clauses = enc.n_vars, clean_clauses(enc.clauses)
         what = f"this instance's CNF{_options(named_encoding, unique)}"
         if declared is None and answer.max_var() > n_vars and answer.is_contiguous():
             # a solver's whole model, of a larger CNF: one of this instance's other exports?
@@ -211,12 +214,18 @@ def run(args) -> int:
             raise InputError(f"the answer assigns {assigns}, but {has} {n_vars}: "
                              f"it was cut short, or it belongs to {other} (the decoded board fails: {e})",
                              apath) from None
-        extra = f"; the answer also falsifies {len(bad)} clauses of the CNF" if bad else ""
-        # the keys README promises of a failure's JSON, besides the result's own
-        result.update(valid=False, error=str(e), kind="verification-failed", exit_code=EXIT_INTERNAL)
-        if args.json:
-            emit_json(result)
-        raise VerificationError(f"{apath}: the solver's model is not a solution: {e}{extra}") from None
+        extra = f"; the answer also falsifies {plural(len(bad), 'clause')} of the CNF" if bad else ""
+        _failed(args, result, f"{apath}: the solver's model is not a solution: {e}{extra}", str(e))
+    if bad and declared is not None:
+        # an identity line fixed the encoding and --unique, and its counts are
+        # this instance's: the CNF the solver read is this one, and an answer
+        # that breaks a clause of it is wrong, whatever its primary variables say
+        first = bad[0]
+        of = args.cnf if at[0] == args.cnf else f"the CNF its '{HEADER_TAG}' comment (line {at[1]}) names"
+        _failed(args, result, f"{apath}: the answer is not a model of {of}: it falsifies "
+                              f"{plural(len(bad), 'clause')} (first: clause {first + 1}: "
+                              f"{' '.join(map(str, clauses[first]))} 0), so the solver (or the answer file) is "
+                              "wrong, though its primary variables decode to a valid board")
     if bad:
         first = bad[0]
         if unique and answer.max_var() == encode_cnf(problem, encoding).n_vars:
@@ -240,6 +249,16 @@ def run(args) -> int:
         if "note" in result:
             print("note: " + result["note"], file=sys.stderr)
     return EXIT_OK
+
+
+def _failed(args, result: dict, message: str, error: str | None = None) -> None:
+    """Verification failed: with --json the result (and the keys README
+    promises of a failure's JSON; ``error``, default the message) first;
+    then VerificationError(message) (exit 4)."""
+    result.update(valid=False, error=error or message, kind="verification-failed", exit_code=EXIT_INTERNAL)
+    if args.json:
+        emit_json(result)
+    raise VerificationError(message)
 
 
 #: seconds the hint below may spend building other exports (each is a whole

@@ -491,6 +491,36 @@ def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path,
     assert err.endswith("; it has the size of the export without --unique: was it exported without --unique?\n")
 
 
+def test_decode_refuses_an_answer_that_breaks_a_clause_of_the_cnf_it_names(tmp_path, capsys):
+    # the CNF's identity line fixes the encoding: a falsified clause is the
+    # solver's (or the file's) fault, not a hint at another export (QA: exit 0,
+    # "verified", and a note asking about another --encoding)
+    from pysat.solvers import Solver
+
+    cnf = tmp_path / "m.cnf"
+    assert main(["export", "pentomino-3x20", "-o", str(cnf)]) == 0
+    parsed = read_cnf(cnf.read_text())
+    with Solver(name="cadical195", bootstrap_with=parsed.clauses) as s:
+        assert s.solve()
+        model = s.get_model()
+    last = len(model)  # an auxiliary variable (primary ones come first)
+    model[-1] = -model[-1]
+    bad = [i for i, cl in enumerate(parsed.clauses) if all((l > 0) != (model[abs(l) - 1] > 0) for l in cl)]
+    assert bad and last not in parsed.show
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    capsys.readouterr()
+    assert main(["decode", "pentomino-3x20", a, "--cnf", str(cnf)]) == 4
+    first = " ".join(map(str, parsed.clauses[bad[0]]))
+    assert capsys.readouterr().err == (
+        f"puzzlesat: verification failed: {a}: the answer is not a model of {cnf}: it falsifies "
+        f"{len(bad)} clause{'s' if len(bad) > 1 else ''} (first: clause {bad[0] + 1}: {first} 0), so the solver "
+        "(or the answer file) is wrong, though its primary variables decode to a valid board\n")
+    assert main(["decode", "pentomino-3x20", a, "--cnf", str(cnf), "--json"]) == 4
+    d = json.loads(capsys.readouterr().out)
+    assert (d["valid"], d["kind"], d["exit_code"], d["falsified_clauses"]) == (False, "verification-failed", 4,
+                                                                               len(bad))
+
+
 # ------------------------------------------- strict header and answer reading
 
 
