@@ -38,6 +38,7 @@ from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, clean_clauses, 
                                read_cnf)
 from ..encoders.opb import is_opb, read_opb_header
 from ..errors import InputError, UsageError, VerificationError, plural
+from ..cli import say as note
 from .common import add_color_option, add_instance, encoding_matters, load, warn_ignored
 
 NAME = "decode"
@@ -160,6 +161,7 @@ def run(args) -> int:
                       "this instance" + _options(named_encoding, unique, " with ", " and "),
                       "the CNF", at)
     if answer.status == "UNSAT":
+        _check_unsat(args, puzzle, problem, result, apath, unique)
         _out(args, result, "no solution (the solver proved the CNF unsatisfiable)")
         return EXIT_NO_SOLUTION
     if answer.status == "UNKNOWN":
@@ -249,6 +251,26 @@ def run(args) -> int:
         if "note" in result:
             print("note: " + result["note"], file=sys.stderr)
     return EXIT_OK
+
+
+def _check_unsat(args, puzzle, problem, result: dict, path: str, unique: bool) -> None:
+    """An UNSAT answer against what the file knows: a solution it gives (a
+    nonogram's goal), verified, proves the CNF satisfiable (with --unique
+    too: some image of it is its orbit's leader), so the answer is wrong
+    (exit 4); a count it expects is only said (a comment in the file)."""
+    known = puzzle.known_solution(problem)
+    if known is not None:
+        try:
+            puzzle.verify(puzzle.decode(problem, known))
+        except VerificationError:
+            known = None
+    if known is not None:
+        _failed(args, result, f"{path}: the solver says the CNF is unsatisfiable, but the goal picture of "
+                              f"{args.instance} is a solution (verified): the solver (or the answer file) is wrong")
+    expected = puzzle.expected.get("unique" if unique else "count")
+    if expected:
+        note(f"puzzlesat: warning: the instance file expects {plural(expected, 'solution')}"
+             f"{' up to symmetry' if unique else ''}; the solver says there is none")
 
 
 def _failed(args, result: dict, message: str, error: str | None = None) -> None:

@@ -286,6 +286,27 @@ def test_decode_unsat_is_no_solution(tmp_path, capsys):
     assert main(["decode", "pentomino-3x20", _answer(tmp_path, "s UNKNOWN\n")]) == 3
 
 
+def test_decode_checks_an_unsat_answer_against_what_the_file_knows(tmp_path, capsys):
+    unsat = _answer(tmp_path, "s UNSATISFIABLE\n")
+    # a count the file expects is said (3x20 says 8, and 2 up to symmetry)
+    assert main(["decode", "pentomino-3x20", unsat]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("no solution") and err == (
+        "puzzlesat: warning: the instance file expects 8 solutions; the solver says there is none\n")
+    assert main(["decode", "pentomino-3x20", unsat, "--unique"]) == 1
+    assert capsys.readouterr().err.endswith("expects 2 solutions up to symmetry; the solver says there is none\n")
+    # a goal picture, verified, proves the CNF satisfiable: the answer is wrong
+    assert main(["decode", "dancer", unsat, "--json"]) == 4
+    out, err = capsys.readouterr()
+    d = json.loads(out)
+    assert (d["valid"], d["kind"], d["exit_code"]) == (False, "verification-failed", 4)
+    assert err == (f"puzzlesat: verification failed: {unsat}: the solver says the CNF is unsatisfiable, but the "
+                   "goal picture of dancer is a solution (verified): the solver (or the answer file) is wrong\n")
+    # no goal, no expected count: nothing to hold it against
+    assert main(["decode", "5-dom", unsat]) == 1
+    assert capsys.readouterr().err == ""
+
+
 def test_decode_invalid_tiling_names_cell_and_pieces(tmp_path, capsys):
     problem, lits = _solution_lits("pentomino-3x20")
     wrong = [lits[0] + 1] + lits[1:]  # the first placement shifted to its neighbour variable
