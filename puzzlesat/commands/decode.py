@@ -39,6 +39,7 @@ from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, clean_clauses, 
 from ..encoders.opb import is_opb, read_opb_header
 from ..errors import InputError, UsageError, VerificationError, plural
 from ..cli import say as note
+from ..loading import not_utf8
 from .common import add_color_option, add_instance, encoding_matters, load, warn_ignored
 
 NAME = "decode"
@@ -68,8 +69,8 @@ def _read(path: str) -> str:
             with open(path, "rb") as f:
                 data = f.read()
         text = data.decode("utf-8-sig")  # a binary file is refused, as a puzzle file is
-    except UnicodeDecodeError as e:
-        raise InputError(f"not a text file ({e.reason})", "<stdin>" if path == "-" else path) from None
+    except UnicodeDecodeError as e:  # said at its line, as for a puzzle file
+        raise not_utf8(data, e, "<stdin>" if path == "-" else path) from None
     except OSError as e:
         raise InputError(e.strerror or str(e), path) from None
     if "\0" in text:

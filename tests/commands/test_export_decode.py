@@ -845,7 +845,14 @@ def test_decode_refuses_binary_answers_opb_as_cnf_and_edited_counts(tmp_path, ca
     a = tmp_path / "bin.ans"
     a.write_bytes(b"\x7fELF\x02\x01\xff\xfe")
     assert main(["decode", "dominoes-2x4", str(a)]) == 2
-    assert capsys.readouterr().err == f"puzzlesat: {a}: not a text file (invalid start byte)\n"
+    assert capsys.readouterr().err == (f"puzzlesat: {a}:1: byte 0xFF at column 7 is not UTF-8 text (invalid "
+                                       "start byte); save it as UTF-8\n")
+    # a Latin-1 comment in a text answer: its line, as for a puzzle file (QA: no line)
+    a.write_bytes(DOMINO_OK.encode() + b"c caf\xe9\n")
+    assert main(["decode", "dominoes-2x4", str(a)]) == 2
+    line = DOMINO_OK.count("\n") + 1
+    assert capsys.readouterr().err == (f"puzzlesat: {a}:{line}: byte 0xE9 at column 6 is not UTF-8 text (invalid "
+                                       "continuation byte); save it as UTF-8\n")
     a.write_text(DOMINO_OK + "\0")
     assert main(["decode", "dominoes-2x4", str(a)]) == 2
     assert capsys.readouterr().err == f"puzzlesat: {a}: not a text file (it holds NUL bytes)\n"
