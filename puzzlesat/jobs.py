@@ -314,6 +314,11 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
         while len(found) < want:
             progressed = False
             for label, extra in list(tiers):
+                if deadline.expired():
+                    return _Found(decoded, False, "time-limit", how, runs)
+                # (built before the budget is taken: a 500 x 500 puzzle's
+                # model takes a second to copy, which overran -t by as much)
+                model = problem.with_constraints(extra + blocks)
                 remaining = deadline.remaining()
                 if remaining is not None and remaining <= 0:
                     return _Found(decoded, False, "time-limit", how, runs)
@@ -321,8 +326,7 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
                 budget = remaining if alone else min(slice_, remaining or slice_)
                 runs += 1
                 # one incremental enumeration per run (the back end blocks as it goes)
-                r = backend.search(problem.with_constraints(extra + blocks), limit=want - len(found),
-                                   time_limit=budget, keep=True)
+                r = backend.search(model, limit=want - len(found), time_limit=budget, keep=True)
                 for sol in r.solutions:
                     add(sol, label)
                     for g in problem.symmetries:

@@ -130,8 +130,21 @@ def load(args, family: str | None = None, then=None, compile_unless=None):
                              "before any search"):
         out = _load(args, family, then, compile_unless)
     # what is left for the search (at least a moment: the timer did not fire)
-    args.time_limit = max(limit - (time.monotonic() - start), 1e-3)
+    spent = time.monotonic() - start
+    args.time_limit = max(limit - spent, 1e-3)
+    args.time_limit_given, args.build_seconds = limit, spent  # for reports of a search it stopped
     return out
+
+
+def time_limit_said(args, searched: float) -> str:
+    """'the time limit (10 s: 6.2 s reading and compiling, 3.8 s of search)',
+    or without the first part when reading took no time worth naming: a
+    search's own seconds alone looked like the limit cut short."""
+    given, built = getattr(args, "time_limit_given", None), getattr(args, "build_seconds", 0.0)
+    if given is None or built < 0.05:
+        return f"the time limit ({searched:.3f} s)"
+    return (f"the time limit ({given:g} s: {built:.1f} s reading and compiling, then {searched:.3f} s "
+            "of search)")
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError, UsageError
 from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
-                     add_progress_option, backend_for, load, note, refuse_overwriting, wants_progress)
+                     add_progress_option, backend_for, load, note, refuse_overwriting, time_limit_said, wants_progress)
 
 NAME = "solve"
 HELP = "solve a puzzle and print the verified solution"
@@ -77,8 +77,8 @@ def run(args) -> int:
             print(f"interrupted: {out.backend} had found no solution, nor proved that there is none, when stopped "
                   f"({out.seconds:.3f} s)", file=report)
         elif out.stopped_by in (None, "time-limit"):
-            print(f"unknown: {out.backend} found no solution, nor proved that there is none, within the time limit "
-                  f"({out.seconds:.3f} s)", file=report)
+            print(f"unknown: {out.backend} found no solution, nor proved that there is none, within "
+                  f"{time_limit_said(args, out.seconds)}", file=report)
         else:  # e.g. an external solver that ended without an answer
             print(f"unknown: {out.backend} found no solution, nor proved that there is none: {out.stopped_by} "
                   f"({out.seconds:.3f} s)", file=report)

@@ -335,6 +335,24 @@ def test_the_time_limit_covers_reading_and_compiling(cli, tmp_path, command):
     assert (r.code, r.json()) == (3, {"error": f"stopped: {why}", "kind": "time-limit", "exit_code": 3})
 
 
+def test_a_search_stopped_by_the_time_limit_says_what_reading_took(shared_dir, monkeypatch, capsys):
+    # QA: "-t 40" ended with "within the time limit (12.771 s)", the search's
+    # share of it; the reading and compiling that took the rest is said too
+    import time
+
+    from puzzlesat import cli
+    from puzzlesat.commands import common
+
+    real = common._load
+    monkeypatch.setattr(common, "_load", lambda *a: (time.sleep(0.4), real(*a))[1])
+    faase = shared_dir / "data/nonograms/survey/faase.non"  # no solution from scratch in seconds
+    assert cli.main(["solve", str(faase), "-t", "3"]) == 3
+    out, err = capsys.readouterr()
+    m = re.fullmatch(r"unknown: cadical195 found no solution, nor proved that there is none, within the time "
+                     r"limit \(3 s: (\d+\.\d) s reading and compiling, then (\d+\.\d{3}) s of search\)\n", out)
+    assert m and float(m[1]) >= 0.4 and float(m[1]) + float(m[2]) >= 2.9, (out, err)
+
+
 def test_checks_time_limit_covers_reading_line_solving_and_compiling(cli, tmp_path):
     # check's -t covered only the search: a puzzle whose model takes a
     # minute to build (300 lines of 100 blocks, 24 M clauses) ran past it
