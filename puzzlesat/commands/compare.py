@@ -181,9 +181,20 @@ def agreement(rows: list[dict], job: str) -> dict:
 
 
 def _detail(rs, job) -> str:
+    """Each run's answer, for the MISMATCH line: a run without one (invalid,
+    killed, failed) says which it was, not 'None (incomplete)'."""
     key = "count" if job == "count" else "result"
-    return "; ".join(f"{r['backend']}/{r['encoding']}: {r.get(key)}{'' if r.get('complete') else ' (incomplete)'}"
-                     f"{' INVALID' if r.get('status') == 'invalid' else ''}" for r in rs)
+
+    def said(r) -> str:
+        status = r.get("status")
+        if status in ("invalid", "killed", "error"):
+            return {"invalid": "INVALID (a wrong answer)", "killed": "KILLED",
+                    "error": "ERROR"}[status]
+        if status == "unsupported":
+            return "n/a"
+        value = r.get(key)
+        return ("no answer" if value is None else str(value)) + ("" if r.get("complete") else " (incomplete)")
+    return "; ".join(f"{r['backend']}/{r['encoding']}: {said(r)}" for r in rs)
 
 
 def run(args) -> int:

@@ -81,6 +81,15 @@ def test_mismatch_is_loud_and_exits_4(tmp_path, capsys):
     assert f"!!! MISMATCH on dominoes-2x4: exact/-: 5; external:{liar}/mixed: 0" in cap.err.splitlines()
 
 
+def test_a_wrong_answer_is_named_in_the_mismatch_line(tmp_path, capsys):
+    # a model that breaks a clause: the run has no answer, and the MISMATCH
+    # line says INVALID (it said "None (incomplete) INVALID", QA)
+    bad = _fake(tmp_path, "bad", "echo 's SATISFIABLE'\necho 'v 1 2 3 4 5 6 7 8 9 10 0'\nexit 10\n")
+    assert main(["compare", "dominoes-2x4", "--solve", "-b", f"exact,external:{bad}", "-t", "30"]) == 4
+    err = capsys.readouterr().err.splitlines()
+    assert f"!!! MISMATCH on dominoes-2x4: exact/-: solved; external:{bad}/mixed: INVALID (a wrong answer)" in err
+
+
 def test_hung_solver_is_stopped_and_the_run_marked_incomplete(tmp_path, capsys):
     hang = _fake(tmp_path, "hang", "trap '' TERM\nwhile true; do sleep 1; done\n")
     rc = main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{hang}", "-t", "1", "--json"])
