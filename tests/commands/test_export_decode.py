@@ -89,6 +89,7 @@ def test_export_cpsat_text_proto_solves(tmp_path):
     model = cp_model.CpModel()
     assert model.proto.parse_text_format(text)
     solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False  # else its SIGINT handler outlives the solve (see test_regular)
     assert solver.solve(model) == cp_model.OPTIMAL
     puzzle = load_puzzle("dominoes-2x4")
     problem = puzzle.compile()

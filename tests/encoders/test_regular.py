@@ -151,6 +151,10 @@ def test_cpsat_automaton_solutions_are_the_accepted_words(clue, n):
     xs = [m.new_bool_var(f"x{i}") for i in range(n)]
     regular_cpsat(m, xs, clue_automaton(clue))
     s = cp_model.CpSolver()
+    # as the back end does: CP-SAT's own SIGINT handler stays installed after
+    # the solve, and a later test's Ctrl-C (test_exactcover's) then killed
+    # pytest itself (exit 130) when this file ran before that one
+    s.parameters.catch_sigint_signal = False
     s.parameters.enumerate_all_solutions = True
     s.parameters.num_workers = 1
     cb = _All(xs)
