@@ -291,7 +291,14 @@ def _classify(problem: Problem):
                 raise NotExactCover(f"{type(c).__name__} uses non-primary variable {abs(v)}: "
                                     "an exact cover has options for primary variables only")
 
-    for c in problem.constraints:
+    constraints = problem.constraints
+    if problem.redundant and any(isinstance(c, Exactly) and c.k >= 2 for c in constraints):
+        # a count the others imply is stated where other counts are: without
+        # it Algorithm M places that piece freely and finds the others short
+        # only deep down (Problem.redundant).  Alone it bounds nothing, and
+        # would only turn Algorithm X into M (dominoes-8x8: 7.0 -> 8.7 s)
+        constraints = [*constraints, *problem.redundant]
+    for c in constraints:
         if isinstance(c, ExactlyOne):
             check_vars(c, c.vars)
             cards.append((1, True, c.vars))

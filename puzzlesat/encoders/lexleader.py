@@ -49,7 +49,7 @@ def lex_leader(problem: Problem) -> tuple[Problem, dict]:
     info = {"group": len(group), "aux_vars": 0, "clauses": 0}
     out = Problem(meanings=list(problem.meanings), constraints=list(problem.constraints),
                   primary=list(problem.primary), symmetries=[], fixed_weight=problem.fixed_weight,
-                  _index=dict(problem._index))
+                  redundant=list(problem.redundant), _index=dict(problem._index))
     if len(group) <= 1:
         return out, info
     _check_group(problem, group)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ...errors import VerificationError
-from ...problem import Clause, Problem, distinct_permutations
+from ...problem import Clause, Exactly, Problem, distinct_permutations
 from ...puzzle import Puzzle
 from . import render
 from .geometry import Shape, apply_affine, board_symmetries, normalize, orientations, placements
@@ -122,6 +122,8 @@ class Tiling(Puzzle):
             self._orient_used[piece.name] = used
             if piece is not implied:
                 prob.exactly(piece.count, vs)
+            else:  # left out of the model, kept for the engines it helps
+                prob.redundant.append(Exactly(piece.count, tuple(vs)))
         for cell, vs in by_cell.items():
             prob.exactly_one(vs)
         prob.symmetries = self._symmetries(prob)
@@ -135,9 +137,12 @@ class Tiling(Puzzle):
         board's: sum(size(p) * n(p)) = |board|.  With every other count fixed,
         that fixes the last one, so one Exactly(k) is redundant.  We drop the
         one with the largest k > 1, the costliest to encode (a counter with
-        k * n auxiliaries in CNF, a multiplicity item for the exact-cover
-        engine): a board of dominoes alone then needs no counter at all.
-        Counts of 1 stay (they are what the orbit method restricts)."""
+        k * n auxiliaries in CNF): a board of dominoes alone then needs no
+        counter at all.  It goes to ``Problem.redundant`` instead, which the
+        exact-cover translation states next to other counts (left out there,
+        it let Algorithm M place that piece without bound: see
+        benchmarks/repeated_kinds.py).  Counts of 1 stay (they are what the
+        orbit method restricts)."""
         if self.area_mismatch() is not None:
             return None
         best = max(self.pieces, key=lambda p: p.count, default=None)
