@@ -496,15 +496,20 @@ def test_decode_says_when_unique_is_the_mismatch(tmp_path, capsys):
                                        "--unique (decode without it)\n")
 
 
-def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path, capsys):
+def _exported_model(cnf):
+    """Export pentomino-3x20 to ``cnf``: (the CNF read back, a CaDiCaL model of it)."""
     from pysat.solvers import Solver
 
-    cnf = tmp_path / "plain.cnf"
     assert main(["export", "pentomino-3x20", "-o", str(cnf)]) == 0
     parsed = read_cnf(cnf.read_text())
     with Solver(name="cadical195", bootstrap_with=parsed.clauses) as s:
         assert s.solve()
-        model = s.get_model()
+        return parsed, s.get_model()
+
+
+def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path, capsys):
+    cnf = tmp_path / "plain.cnf"
+    parsed, model = _exported_model(cnf)
     a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
     capsys.readouterr()
     assert main(["decode", "pentomino-3x20", a, "--unique"]) == 0  # the board is a solution all the same
@@ -517,14 +522,8 @@ def test_decode_refuses_an_answer_that_breaks_a_clause_of_the_cnf_it_names(tmp_p
     # the CNF's identity line fixes the encoding: a falsified clause is the
     # solver's (or the file's) fault, not a hint at another export (QA: exit 0,
     # "verified", and a note asking about another --encoding)
-    from pysat.solvers import Solver
-
     cnf = tmp_path / "m.cnf"
-    assert main(["export", "pentomino-3x20", "-o", str(cnf)]) == 0
-    parsed = read_cnf(cnf.read_text())
-    with Solver(name="cadical195", bootstrap_with=parsed.clauses) as s:
-        assert s.solve()
-        model = s.get_model()
+    parsed, model = _exported_model(cnf)
     last = len(model)  # an auxiliary variable (primary ones come first)
     model[-1] = -model[-1]
     bad = [i for i, cl in enumerate(parsed.clauses) if all((l > 0) != (model[abs(l) - 1] > 0) for l in cl)]
