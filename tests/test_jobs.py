@@ -184,7 +184,7 @@ REPEATED = [
     (3, 6, (), {"V": 6}),
     (6, 6, (), {"V": 12}),   # 162 tilings, 25 classes
     (3, 4, (), {"V": 4}),
-    (5, 4, (), {"L": 5}),    # none
+    (4, 6, (), {"V": 3, "I": 5}),  # none (5 x 4 by five L was: the precheck now shows it by colouring)
 ]
 
 

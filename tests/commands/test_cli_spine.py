@@ -313,11 +313,16 @@ def _frames(err: str) -> list[str]:
     return [f.replace("\x1b[K", "") for f in err.splitlines()]  # "\r"-separated; text mode reads them as lines
 
 
-#: the 16x16 board without two opposite corners, in dominoes: no tiling (the
-#: colouring argument), which CDCL solvers do not prove in minutes; it builds
-#: in milliseconds, so a time limit is all search (-t counts the building too)
-MUTILATED = ('[board]\nsize = [16, 16]\nholes = [[1, 1], [16, 16]]\n'
-             '[[pieces]]\nset = "dominoes"\ncount = 127\n')
+#: two 16x16 boards side by side (a wall of holes between them), the left
+#: without two opposite corners of one colour, the right without two of the
+#: other, in dominoes: no tiling (each half's colouring argument), which CDCL
+#: solvers do not prove in minutes, nor the precheck, whose colourings look
+#: at the whole board, balanced here (one 16x16 board without two corners it
+#: refutes at once); it builds in milliseconds, so a time limit is all search
+#: (-t counts the building too)
+MUTILATED = ('[board]\nsize = [16, 33]\nholes = ['
+             + "".join(f"[{i}, 17], " for i in range(1, 17)) + '[1, 1], [16, 16], [1, 18], [16, 33]]\n'
+             '[[pieces]]\nset = "dominoes"\ncount = 254\n')
 
 
 @pytest.mark.parametrize("backend", ["cadical195", "glucose4", "cpsat"])

@@ -17,6 +17,7 @@ from ...errors import VerificationError
 from ...problem import Clause, Exactly, Problem, distinct_permutations
 from ...puzzle import Puzzle
 from . import render
+from .colouring import obstruction as colour_obstruction
 from .geometry import Shape, apply_affine, board_symmetries, normalize, orientations, placements
 from .lattice import Lattice, Point
 from .prune import dead_placements
@@ -87,8 +88,9 @@ class Tiling(Puzzle):
 
     def precheck(self) -> str | None:
         """The pieces' area against the board's, then a piece with no
-        placement at all (larger than the box, say): the puzzle is well
-        formed and has no solution."""
+        placement at all (larger than the box, say), then the colouring
+        arguments of :mod:`.colouring` (the mutilated chessboard): the
+        puzzle is well formed and has no solution."""
         why = self.area_mismatch()
         if why is None:
             self.compile()
@@ -96,6 +98,22 @@ class Tiling(Puzzle):
             if stuck is not None:
                 where = f" ({self.path}:{stuck.line})" if self.path and stuck.line else ""
                 why = f"piece {stuck.name}{where} fits nowhere on the board"
+        if why is None:
+            why = self._colour_obstruction()
+        return why
+
+    def _colour_obstruction(self) -> str | None:
+        cached = self.__dict__.get("_colour_why", False)
+        if cached is not False:
+            return cached
+        problem = self.compile()
+        places: dict[str, list] = {p.name: [] for p in self.pieces}
+        for v in problem.primary:
+            m: Place = problem.meaning(v)
+            places[m.piece].append((m.orientation, m.cells))
+        why = colour_obstruction(self.lattice, self.board,
+                                 [(p.name, p.count, places[p.name]) for p in self.pieces])
+        self._colour_why = why
         return why
 
     def compile(self) -> Problem:
