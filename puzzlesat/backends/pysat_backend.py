@@ -15,8 +15,8 @@ from pysolvers import error as _SolverError
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
 from ..problem import Problem
-from .base import (Asking, Backend, BackendError, Child, Deadline, SearchResult, Tally, blocking_clause, may_start_child,
-                   run_stoppable)
+from .base import (Asking, Backend, BackendError, Child, Deadline, SearchResult, Tally, blocking_clause,
+                   dying_of_sigterm, may_start_child, run_stoppable)
 
 #: canonical name -> aliases, as PySAT spells them
 SOLVERS: dict[str, tuple[str, ...]] = {
@@ -225,7 +225,8 @@ def _solve(s: Solver, deadline: Deadline, responsive: bool = False):
     that a timer or a Ctrl-C can interrupt it and progress can be drawn."""
     remaining = deadline.remaining()
     if remaining is None and not responsive:
-        return s.solve()
+        with dying_of_sigterm():
+            return s.solve()
     if remaining is not None and remaining <= 0:
         return None
     # most solves of an enumeration end within a few conflicts: tried here

@@ -410,3 +410,34 @@ def test_one_class_of_symmetric_solutions_is_not_called_unique(cli):
     # with no symmetry to merge solutions, one is one
     d = cli("count", "letter-p", "--unique", "--json").json()
     assert (d["count"], d["symmetries"], d["verdict"]) == (1, 1, "unique")
+
+
+@pytest.mark.parametrize("backend,extra,runs", [("glucose4", [], 1), ("cadical195", [], 1),
+                                                ("minisat22", ["-t", "60"], 3), ("maplechrono", ["-t", "60"], 3)])
+def test_sigterm_ends_a_solve_whose_solver_holds_the_interpreter(backend, extra, runs, tmp_path):
+    # without a time limit or a progress line glucose4 and cadical195 search
+    # in this process, in one C call; the program's SIGTERM handler waited
+    # for its end: `timeout 3 puzzlesat solve ... -b glucose4` ran 579 s.
+    # With -t, minisat22 and maplechrono search in a thread: the handler's
+    # exception left it running while the solver was freed (a segfault or
+    # an abort in about half the runs).  The board takes minutes, so only
+    # the signal can end the run within the wait.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    f = tmp_path / "mutilated.toml"
+    f.write_text(MUTILATED)
+    for _ in range(runs):
+        p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "solve", str(f), "-b", backend, "--no-progress",
+                              *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)  # read, compiled (milliseconds) and searching
+        p.send_signal(signal.SIGTERM)
+        try:
+            out, err = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            pytest.fail(f"puzzlesat solve -b {backend} outlived SIGTERM by 60 s")
+        assert (p.returncode, out, err) == (-signal.SIGTERM, "", "")
