@@ -61,6 +61,11 @@ from .problem import AtMostOne, Clause, ExactlyOne, Problem, distinct_permutatio
 from .puzzle import Puzzle
 
 DEFAULT_SOLVE_BACKEND = "cadical195"
+#: the engines ``solve`` races when no --backend is given and each takes the
+#: problem (a tiling): dancing links finds most boxes' first solution 10-100x
+#: sooner, CaDiCaL proves parity-bound boards empty where dancing links
+#: searches for minutes (backends/race.py, benchmarks/solve_default.py)
+SOLVE_RACE = ("exact", "cadical195")
 #: engines tried in order when ``count`` is given no --backend
 COUNT_PREFERENCE = ("exact", "cadical195")
 #: the model counter ``count`` prefers for exact covers with very many solutions
@@ -84,7 +89,28 @@ def pick_backend(problem: Problem, name: str | None, job: str, encoding: str | N
         return be
     if job == "count":
         return choose_count_backend(problem, encoding)[0]
+    if job == "solve":
+        race = _race(SOLVE_RACE, problem, encoding)
+        if race is not None:
+            return race
     return _first_supporting((DEFAULT_SOLVE_BACKEND,), problem, encoding)
+
+
+def _race(names, problem: Problem, encoding: str | None) -> Backend | None:
+    """A :class:`Race` of the engines named that take ``problem`` (an
+    engine that takes no CNF encoding refuses one), or None if fewer than
+    two do."""
+    from .backends.race import Race
+
+    engines = []
+    for name in names:
+        try:
+            be = get_backend(name, encoding=encoding)
+        except BackendError:
+            continue
+        if be.supports(problem) is None:
+            engines.append(be)
+    return Race(engines) if len(engines) > 1 else None
 
 
 def choose_count_backend(problem: Problem, encoding: str | None = None, *,
@@ -135,6 +161,7 @@ class SolveOutcome:
     reason: str | None = None  # why there is no solution, when known without solving
     method: str | None = None  # how it was found, when not by one plain search
     stopped_by: str | None = None  # UNKNOWN: "time-limit" or "interrupted" (Ctrl-C)
+    choice: str | None = None  # how the engine was chosen, when by a race
 
 
 def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float | None = None,
@@ -165,8 +192,13 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
         return SolveOutcome(Status.UNKNOWN, None, backend.name, clock.elapsed(), stopped_by="interrupted")
     sol = None
     if r.status == Status.SOLVED:
-        sol = decode_verified(puzzle, problem, r.assignment, backend.name)
-    return SolveOutcome(r.status, sol, r.backend, r.seconds, stopped_by=r.stopped_by)
+        sol = decode_verified(puzzle, problem, r.assignment, r.backend)
+    choice = None
+    if "race" in r.stats:
+        others = [e.name for e in backend.engines if e.name != r.backend]
+        choice = (f"raced against {' and '.join(others)}" if r.status != Status.UNKNOWN else
+                  f"a race of {' and '.join(e.name for e in backend.engines)}")
+    return SolveOutcome(r.status, sol, r.backend, r.seconds, stopped_by=r.stopped_by, choice=choice)
 
 
 def decode_verified(puzzle: Puzzle, problem: Problem, assignment: frozenset | None, backend: str):

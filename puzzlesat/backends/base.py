@@ -93,7 +93,8 @@ class Deadline:
         remaining = self.remaining()
         if not asking:
             return remaining
-        return ASK_EVERY if remaining is None else min(remaining, ASK_EVERY)
+        every = ask_every()
+        return every if remaining is None else min(remaining, every)
 
 
 class Backend:
@@ -206,6 +207,28 @@ STOPPED_BY_PARENT = False
 #: while its search finds nothing)
 ASK_EVERY = 0.5
 
+_ASKING = threading.local()
+
+
+def ask_every() -> float:
+    """ASK_EVERY, or what :func:`asking_every` set for this thread (the
+    engines of a race: their losers stop soon after the winner answers)."""
+    return getattr(_ASKING, "every", ASK_EVERY)
+
+
+@contextmanager
+def asking_every(seconds: float):
+    """Searches started in this thread ask their on_count every ``seconds``."""
+    old = getattr(_ASKING, "every", None)
+    _ASKING.every = seconds
+    try:
+        yield
+    finally:
+        if old is None:
+            del _ASKING.every
+        else:
+            _ASKING.every = old
+
 
 class Asking:
     """While a search runs in this process, ask the caller's ``on_count``
@@ -221,6 +244,7 @@ class Asking:
     def __init__(self, on_count, count: Callable[[], int], stop: Callable[[], object]):
         self.on_count, self.count, self.stop = on_count, count, stop
         self.fired = False
+        self.every = ask_every()  # the searching thread's pace, read there
         self._done = threading.Event()
         self._thread = None
         self._error: BaseException | None = None
@@ -236,7 +260,7 @@ class Asking:
 
     def _run(self) -> None:
         try:
-            while not self._done.wait(ASK_EVERY):
+            while not self._done.wait(self.every):
                 if not self.fired and self.on_count(self.count()):
                     self.fired = True
                 if self.fired:

@@ -61,6 +61,7 @@ def run(args) -> int:
             "status": out.status.value, "backend": out.backend, "seconds": round(out.seconds, 6),
             "solution": puzzle.solution_json(out.solution) if out.solution is not None else None,
             "reason": out.reason, "method": out.method or "search", "stopped_by": out.stopped_by,
+            "backend_choice": out.choice,
         })
     else:
         report = sys.stderr if drawing_on_stdout else sys.stdout
@@ -69,10 +70,12 @@ def run(args) -> int:
             color = args.color == "always" if drawing_on_stdout else use_color(args)
             print(puzzle.render_text(out.solution, color=color), file=report)
             how = f", {out.method}" if out.method and out.method != "search" else ""
-            print(f"solved by {out.backend}{how} in {out.seconds:.3f} s", file=report)
+            raced = f" ({out.choice})" if out.choice else ""
+            print(f"solved by {out.backend}{how} in {out.seconds:.3f} s{raced}", file=report)
         elif out.status == Status.NO_SOLUTION:
-            print("no solution" + (f": {out.reason}" if out.reason else f" (proved by {out.backend} in {out.seconds:.3f} s)"),
-                  file=report)
+            raced = f", {out.choice}" if out.choice else ""
+            print("no solution" + (f": {out.reason}" if out.reason else
+                                   f" (proved by {out.backend} in {out.seconds:.3f} s{raced})"), file=report)
         elif out.stopped_by == "interrupted":
             print(f"interrupted: {out.backend} had found no solution, nor proved that there is none, when stopped "
                   f"({out.seconds:.3f} s)", file=report)
