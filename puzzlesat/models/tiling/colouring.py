@@ -72,6 +72,10 @@ def colourings(lattice: Lattice) -> list[Colouring]:
     return []
 
 
+#: the colouring of a region's area alone: a region of 3 cells and dominoes
+AREA = Colouring("", 1, lambda p: 0)
+
+
 def obstruction(lattice: Lattice, board: Iterable[Point],
                 pieces: list[tuple[str, int, list[tuple[int, tuple[Point, ...]]]]]) -> str | None:
     """Why no tiling exists by a colouring of ``lattice``, or None.
@@ -79,22 +83,67 @@ def obstruction(lattice: Lattice, board: Iterable[Point],
     ``pieces``: (name, count, its placements as (orientation index, cells)),
     the placements of one orientation being translates of one shape with
     their cells in the same order.  The board's area must equal the
-    pieces' (checked before)."""
-    board = list(board)
-    # one placement per orientation and first cell modulo PERIOD: a 30 x 40
-    # box of 240 pentominoes has 100,000 placements and 32 kinds
-    kinds = []
+    pieces' (checked before).
+
+    A board of separate regions (cells joined through lattice neighbours)
+    is checked region by region too: each region is covered by some of the
+    piece copies, so its area and colour counts must be a sum over a
+    sub-multiset of them.  Two mutilated 8x8 boards side by side, missing
+    corners of opposite colours, are balanced as a whole; the exact-cover
+    engine searched one for more than a minute."""
+    board = set(board)
+    region = _regions(lattice, board)
+    # one placement per region, orientation and first cell modulo PERIOD: a
+    # 30 x 40 box of 240 pentominoes has 100,000 placements and 32 kinds
+    kinds: list[dict] = []
     for name, count, places in pieces:
         seen = {}
         for k, cells in places:
-            seen.setdefault((k, tuple(x % PERIOD for x in cells[0])), cells)
-        kinds.append((name, count, list(seen.values())))
-    pieces = kinds
+            seen.setdefault((region[cells[0]], k, tuple(x % PERIOD for x in cells[0])), cells)
+        kinds.append(seen)
+    whole = [(name, count, list(seen.values())) for (name, count, _p), seen in zip(pieces, kinds)]
     for col in colourings(lattice):
-        why = _refutes(col, board, pieces)
+        why = _refutes(col, list(board), whole)
         if why:
             return why
+    parts = max(region.values(), default=0) + 1
+    if parts == 1:
+        return None
+    cells_of: list[list[Point]] = [[] for _ in range(parts)]
+    for c in sorted(board):
+        cells_of[region[c]].append(c)
+    for i in sorted(range(parts), key=lambda i: cells_of[i][0]):
+        mine = [(name, count, [cells for (r, _k, _f), cells in seen.items() if r == i])
+                for (name, count, _p), seen in zip(pieces, kinds)]
+        for col in [AREA] + colourings(lattice):
+            why = _refutes(col, cells_of[i], mine, every_copy=False)
+            if why:
+                return (f"the board falls into {parts} separate regions; " if col is AREA else
+                        f"the board falls into {parts} separate regions; colour each cell by {col.what}: ") + why
     return None
+
+
+def _regions(lattice: Lattice, board: set) -> dict:
+    """Each board cell's region number (cells joined through neighbours)."""
+    region: dict = {}
+    n = 0
+    for start in sorted(board):
+        if start in region:
+            continue
+        region[start] = n
+        todo = [start]
+        while todo:
+            c = todo.pop()
+            for q in lattice.neighbours(c):
+                if q in board and q not in region:
+                    region[q] = n
+                    todo.append(q)
+        n += 1
+    return region
+
+
+def _where(cell: Point) -> str:
+    return "(" + ",".join(str(x + 1) for x in cell) + ")"
 
 
 def _counts(colour: dict, colours: int, cells: Iterable[Point]) -> tuple[int, ...]:
@@ -104,35 +153,46 @@ def _counts(colour: dict, colours: int, cells: Iterable[Point]) -> tuple[int, ..
     return tuple(out)
 
 
-def _refutes(col: Colouring, board: list[Point], pieces) -> str | None:
+def _refutes(col: Colouring, board: list[Point], pieces, every_copy: bool = True) -> str | None:
+    """Why ``board`` cannot be covered by the pieces under ``col``, or None:
+    by every piece copy (``every_copy``: the whole board), or by some of
+    them (a region of it)."""
     colour = {c: col.of(c) for c in board}
     target = _counts(colour, col.colours, board)
     options = []
     for name, count, places in pieces:
         sigs = {_counts(colour, col.colours, cells) for cells in places}
-        if not sigs:
+        if sigs:
+            options.append((name, count, sigs))
+        elif every_copy:
             return None  # a piece that fits nowhere is precheck's other message
-        options.append((name, count, sigs))
-    if _reachable(target, options):
+    if _reachable(target, options, every_copy):
         return None
+    if not every_copy:
+        where = _where(min(board))
+        if col is AREA:
+            return (f"the one at {where} has {len(board)} {'cell' if len(board) == 1 else 'cells'}, and no "
+                    "choice among the pieces has that area and fits in it")
+        return f"the one at {where} has {_listing(target, cells=True)}, and no choice among the pieces covers that"
     return (f"colour each cell by {col.what}: the board has {_listing(target, cells=True)}, "
             f"but {_no_choice(options)}")
 
 
-def _reachable(target: tuple[int, ...], options) -> bool:
-    """Whether one count vector per piece copy can add up to ``target``;
-    True (nothing shown) when finding out would pass ``MAX_WORK``.
+def _reachable(target: tuple[int, ...], options, every_copy: bool = True) -> bool:
+    """Whether one count vector per piece copy (``every_copy``; else per
+    copy of some of them) can add up to ``target``; True (nothing shown)
+    when finding out would pass ``MAX_WORK``.
 
-    A vector's last count is its size minus the others, so the sums are
-    kept over the others only, as the set bits of one integer: the vector
-    (a, b) is bit a * rb + b, with each radix ``r`` wide enough that one
-    copy's step never carries into the next digit, and a mask that drops the
-    sums past the target in any digit."""
+    With every copy used, a vector's last count is its size minus the
+    others, so the sums are kept over the others only.  The sums are the
+    set bits of one integer: the vector (a, b) is bit a * rb + b, with each
+    radix ``r`` wide enough that one copy's step never carries into the next
+    digit, and a mask that drops the sums past the target in any digit."""
     if not options:
         return not any(target)
-    head = target[:-1]
-    steps = [max(max(sig[i] for sig in sigs) for _n, _c, sigs in options) for i in range(len(head))]
-    radix = [t + s + 1 for t, s in zip(head, steps)]
+    dims = target[:-1] if every_copy else target
+    steps = [max(max(sig[i] for sig in sigs) for _n, _c, sigs in options) for i in range(len(dims))]
+    radix = [t + s + 1 for t, s in zip(dims, steps)]
     bits = 1
     for r in radix:
         bits *= r
@@ -148,24 +208,27 @@ def _reachable(target: tuple[int, ...], options) -> bool:
 
     mask = 1  # the allowed values of the digits placed so far, lowest first
     width = 1  # how many bits those digits span
-    for t, r in zip(reversed(head), reversed(radix)):
+    for t, r in zip(reversed(dims), reversed(radix)):
         row, have = mask, 1  # row: this digit's values 0 .. have-1 allowed
         while have < t + 1:
             n = min(have, t + 1 - have)
             row |= (row & ((1 << (n * width)) - 1)) << (have * width)
             have += n
         mask, width = row, width * r
+    goal = code(dims)
     sums = 1  # the zero vector
     for _name, count, sigs in options:
-        shifts = sorted({code(sig[:-1]) for sig in sigs})
+        shifts = sorted({code(sig[:len(dims)]) for sig in sigs})
         for _ in range(count):
-            nxt = 0
+            nxt = 0 if every_copy else sums
             for sh in shifts:
                 nxt |= sums << sh
             sums = nxt & mask
             if not sums:
                 return False
-    return bool(sums >> code(head) & 1)
+            if not every_copy and sums >> goal & 1:
+                return True
+    return bool(sums >> goal & 1)
 
 
 def _listing(counts: tuple[int, ...], cells: bool = False) -> str:

@@ -146,3 +146,49 @@ def test_every_colouring_repeats_with_the_period_the_check_relies_on(name):
             v = tuple(PERIOD * rng.randint(-3, 3) for _ in range(lat.dim))
             q = tuple(a + b for a, b in zip(p, v))
             assert col.of(p) == col.of(q) and 0 <= col.of(p) < col.colours
+
+
+def test_a_board_of_separate_regions_is_checked_region_by_region(cli, tmp_path):
+    # two mutilated 8x8 boards side by side, corners of opposite colours
+    # missing: balanced as a whole; the exact-cover engine searched one for
+    # more than a minute
+    f = tmp_path / "halves.toml"
+    f.write_text('[board]\nsize = [8, 17]\nholes = [' + "".join(f"[{i}, 9], " for i in range(1, 9))
+                 + '[1, 1], [8, 8], [1, 10], [8, 17]]\n[[pieces]]\nset = "dominoes"\ncount = 62\n')
+    r = cli("solve", f, "-b", "exact")
+    assert (r.code, r.out.splitlines()) == (1, [
+        "no solution: the board falls into 2 separate regions; colour each cell by the sum of its coordinates "
+        "mod 2 (a checkerboard): the one at (1,2) has 30 cells of colour 0 and 32 of colour 1, and no choice "
+        "among the pieces covers that"])
+    # a region whose area no choice of the pieces has: 4 cells, and a domino and a straight tromino
+    f = tmp_path / "area.toml"
+    f.write_text('[board]\nsize = [1, 6]\nholes = [[1, 5]]\n[[pieces]]\nname = "I"\n'
+                 'cells = [[1, 1], [1, 2], [1, 3]]\n[[pieces]]\nname = "d"\ncells = [[1, 1], [1, 2]]\n')
+    r = cli("solve", f, "-b", "exact")
+    assert (r.code, r.out.splitlines()) == (1, [
+        "no solution: the board falls into 2 separate regions; the one at (1,1) has 4 cells, and no choice "
+        "among the pieces has that area and fits in it"])
+
+
+def test_the_regions_sub_multiset_sums_match_a_plain_set_of_sums():
+    rng = random.Random(4)
+    for _ in range(300):
+        m = rng.choice([1, 2, 3])
+        options = []
+        for _p in range(rng.randint(1, 3)):
+            size = rng.randint(1, 4)
+            sigs = set()
+            for _s in range(rng.randint(1, 3)):
+                v = [0] * m
+                for _c in range(size):
+                    v[rng.randrange(m)] += 1
+                sigs.add(tuple(v))
+            options.append(("p", rng.randint(1, 3), sigs))
+        sums = {(0,) * m}
+        for _n, count, sigs in options:
+            for _c in range(count):
+                sums |= {tuple(a + b for a, b in zip(x, d)) for x in sums for d in sigs}
+        target = tuple(rng.randint(0, 6) for _ in range(m))
+        if rng.random() < 0.5:
+            target = rng.choice(sorted(sums))
+        assert _reachable(target, options, every_copy=False) == (target in sums), (target, options)
