@@ -258,6 +258,24 @@ def _load(args, family: str | None = None, then=None, compile_unless=None):
     return (puzzle, problem) if then is None else (puzzle, problem, extra)
 
 
+def check_writable(option: str, out: str | None) -> None:
+    """An output file that cannot be written is refused before anything
+    runs, as the write would fail: found after the search, it lost the
+    result (a solve's drawing, a compare's runs).  An empty name is a
+    usage error (it was taken for no file at all, and nothing written)."""
+    if out is None or out == "-":
+        return
+    if out == "":
+        raise UsageError(f"{option}: the file name is empty")
+    if os.path.isdir(out):
+        raise InputError("cannot write: Is a directory", out)
+    parent = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(parent):
+        raise InputError("cannot write: No such file or directory", out)
+    if not os.access(out if os.path.exists(out) else parent, os.W_OK):
+        raise InputError("cannot write: Permission denied", out)
+
+
 def refuse_overwriting(option: str, out: str | None, *inputs: str | None) -> None:
     """An output file that is one of the puzzle files given would be
     overwritten by the output: refused before anything runs."""

@@ -202,7 +202,10 @@ def run(args) -> int:
         raise UsageError("--json and --csv without a file would both write to stdout")
     import argparse
 
-    from .common import encoding_matters, load_untimed, no_cardinality_note, refuse_overwriting
+    from .common import check_writable, encoding_matters, load_untimed, no_cardinality_note, refuse_overwriting
+
+    check_writable("--plot", args.plot)
+    check_writable("--csv", args.csv)
 
     problems = {}
     for inst in args.instances:

@@ -12,7 +12,8 @@ from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import build_dimacs, problem_digest
 from ..errors import InputError, UsageError
-from .common import add_instance, encoding_matters, load, positive_seconds, refuse_overwriting, time_limited
+from .common import (add_instance, check_writable, encoding_matters, load, positive_seconds, refuse_overwriting,
+                     time_limited)
 
 NAME = "export"
 HELP = "write the model as DIMACS CNF (with variable map and projection), CP-SAT text proto or OPB"
@@ -36,6 +37,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     if args.output == "-" and args.json:
         raise UsageError("--json and '-o -' would both write to stdout; give -o a file")
+    check_writable("-o", args.output)
     if args.encoding is not None and args.format != "dimacs":
         raise UsageError(f"--encoding chooses a CNF encoding; the {args.format} format keeps cardinality "
                          "constraints as they are")

@@ -10,7 +10,8 @@ from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError, UsageError
 from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
-                     add_progress_option, backend_for, load, note, refuse_overwriting, time_limit_said, wants_progress)
+                     add_progress_option, backend_for, check_writable, load, note, refuse_overwriting,
+                     time_limit_said, wants_progress)
 
 NAME = "solve"
 HELP = "solve a puzzle and print the verified solution"
@@ -29,6 +30,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    check_writable("--svg", args.svg)
+    check_writable("--png", args.png)
     puzzle, problem = load(args)
     render_png = getattr(puzzle, "render_png", None)
     if args.png and render_png is None:  # said before solving, not after

@@ -497,3 +497,25 @@ def test_check_writes_every_count_of_cells_alike(cli, tmp_path):
     lines = cli("check", f, "--steps").out.splitlines()
     assert lines[0] == "round 1 (rows): 1,001 cells fixed, 1,001 of 1,001 known"
     assert "line solvable: yes: line logic fixes 1,001 of 1,001 cells (100%) in 2 rounds" in lines
+
+
+@pytest.mark.parametrize("args,opt", [
+    (["solve", "pentomino-3x20", "--svg"], "--svg"),
+    (["solve", "5-dom", "--png"], "--png"),
+    (["compare", "pentomino-3x20", "-t", "5", "--plot"], "--plot"),
+    (["compare", "pentomino-3x20", "-t", "5", "--csv"], "--csv"),
+    (["export", "pentomino-3x20", "-o"], "-o"),
+])
+def test_an_output_that_cannot_be_written_is_refused_before_the_search(cli, tmp_path, args, opt):
+    # found after the search, it lost the result (a compare of many runs)
+    bad = tmp_path / "no" / "such" / ("out.png" if opt in ("--plot", "--png") else "out.txt")
+    r = cli(*args, bad)
+    assert (r.code, r.out, r.err) == (2, "", f"puzzlesat: {bad}: cannot write: No such file or directory\n")
+    folder = tmp_path / "a.png"
+    folder.mkdir()
+    r = cli(*args, folder)
+    assert (r.code, r.out, r.err) == (2, "", f"puzzlesat: {folder}: cannot write: Is a directory\n")
+    if opt != "--plot":  # (its type checks the suffix first: '': a plot is written as one of ...)
+        # an empty name was taken for no file at all, and nothing was written
+        r = cli(*args, "")
+        assert (r.code, r.out, r.err) == (2, "", f"puzzlesat: {opt}: the file name is empty\n")
