@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from ..backends import BackendError
+from ..backends import BackendError, SolverFailed
 from ..cli import EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_OK, emit_json
 from ..cli import say as note
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
@@ -187,9 +187,9 @@ def _detail(rs, job) -> str:
 
     def said(r) -> str:
         status = r.get("status")
-        if status in ("invalid", "killed", "error"):
+        if status in ("invalid", "killed", "error", "interrupted"):
             return {"invalid": "INVALID (a wrong answer)", "killed": "KILLED",
-                    "error": "ERROR"}[status]
+                    "error": "ERROR", "interrupted": "INTERRUPTED"}[status]
         if status == "unsupported":
             return "n/a"
         value = r.get(key)
@@ -236,13 +236,25 @@ def run(args) -> int:
                 note(no_cardinality_note(f"--encodings {','.join(args.encodings)}", inst))
     rows = []
     quiet = args.json or args.csv == "-"
+    interrupted = False
     for i, spec in enumerate(runs, 1):
         if not quiet and sys.stderr.isatty():
             sys.stderr.write(f"\r[{i}/{len(runs)}] {spec['instance']} {spec['backend']} {spec['encoding']}\x1b[K")
             sys.stderr.flush()
-        rows.append(run_one(spec, args.job, args.time_limit))
+        try:
+            rows.append(run_one(spec, args.job, args.time_limit))
+        except KeyboardInterrupt:
+            # the runs done so far are the answer (they were lost with the
+            # Ctrl-C); the one running is marked, the rest are not run
+            rows.append({**spec, "job": args.job, "time_limit": args.time_limit, "status": "interrupted",
+                         "complete": False, "stopped_by": "interrupted", "error": "stopped by Ctrl-C"})
+            interrupted = True
+            break
     if not quiet and sys.stderr.isatty():
         sys.stderr.write("\r\x1b[K")
+    if interrupted:
+        note(f"puzzlesat: interrupted: {len(rows) - 1} of {len(runs)} runs done, "
+             f"{len(runs) - len(rows)} not run")
     agree = agreement(rows, args.job)
     for r in rows:
         # a run with no result (an error, killed, an engine that cannot take
@@ -256,7 +268,7 @@ def run(args) -> int:
         write_csv(rows, args.csv)
     if args.json:
         emit_json({"job": args.job, "time_limit": args.time_limit, "runs": rows, "agreement": agree,
-                   "mismatch": mismatch})
+                   "mismatch": mismatch, "interrupted": interrupted, "runs_planned": len(runs)})
     elif args.csv != "-":
         print(table(rows, args.job))
         for inst, a in agree.items():
@@ -265,15 +277,15 @@ def run(args) -> int:
                 print(f"!!! MISMATCH on {inst}: back ends disagree")
         if args.plot:
             print(f"plot written to {args.plot}", file=sys.stderr)
-    if mismatch:
-        return EXIT_INTERNAL
-    return EXIT_INCOMPLETE if incomplete else EXIT_OK
+    if mismatch or any(r.get("solver_failed") for r in rows):
+        return EXIT_INTERNAL  # as solve and count say a wrong answer or a solver that failed
+    return EXIT_INCOMPLETE if incomplete or interrupted else EXIT_OK
 
 
 # ----------------------------------------------------------------- output
 
 #: run statuses with no result to agree or disagree with
-NO_RESULT = ("error", "killed", "unsupported")
+NO_RESULT = ("error", "killed", "unsupported", "interrupted")
 
 COLUMNS = ("instance", "backend", "encoding", "variables", "clauses", "first_s", "total_s", "result", "count",
            "agree")
@@ -284,8 +296,8 @@ def _fmt_s(x) -> str:
 
 
 def _cells(r, job) -> list[str]:
-    if r.get("status") in ("killed", "error"):
-        res = "KILLED" if r["status"] == "killed" else "ERROR"
+    if r.get("status") in ("killed", "error", "interrupted"):
+        res = {"killed": "KILLED", "error": "ERROR", "interrupted": "INTERRUPTED"}[r["status"]]
     elif r.get("status") == "invalid":
         res = "INVALID"
     elif r.get("status") == "unsupported":
@@ -413,7 +425,7 @@ def plot(rows, job, time_limit, path) -> None:
 
 
 def _bar_text(r, job) -> str:
-    if r.get("status") in ("killed", "error", "invalid"):
+    if r.get("status") in ("killed", "error", "invalid", "interrupted"):
         return r["status"]
     if r.get("status") == "unsupported":
         return "n/a"
@@ -498,6 +510,8 @@ def _worker_main(argv) -> int:
     except Terminated:  # compare stopped this run: its outside solver is killed
         die_of_sigterm()
         raise
+    except SolverFailed as e:  # a crash: exit 4 for the whole compare, as for solve
+        row = {"status": "error", "complete": False, "error": str(e), "solver_failed": True}
     except (InputError, BackendError) as e:  # said as the commands say it
         row = {"status": "error", "complete": False, "error": str(e)}
     except Exception as e:  # reported in the table, never a traceback in the parent

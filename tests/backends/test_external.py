@@ -214,3 +214,47 @@ def test_options_pass_through_and_chatter_is_ignored(tmp_path):
     be = get_backend(f"external:{exe} --foo 'a b'")
     r = be.search(_problem(), limit=1, keep=True)
     assert r.solutions == [frozenset({2})]
+
+
+def test_compare_with_a_crashed_solver_exits_4_as_solve_does(tmp_path):
+    # a solver that crashed is exit 4 for solve; compare said 3 (incomplete)
+    import json
+    import subprocess
+    import sys
+
+    exe = _fake(tmp_path, "crash", "echo 'parse error: boom' >&2\nexit 1\n")
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", "compare", "dominoes-2x4", "-b", f"external:{exe},exact",
+                        "--json"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 4, r.stderr
+    runs = {x["backend"]: x for x in json.loads(r.stdout)["runs"]}
+    assert (runs[f"external:{exe}"]["status"], runs[f"external:{exe}"]["solver_failed"]) == ("error", True)
+    assert (runs["exact"]["result"], runs["exact"]["agree"]) == ("solved", True)
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", "compare", "dominoes-2x4", "-b", "exact,cadical195"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+
+
+def test_ctrl_c_in_compare_keeps_the_runs_done(tmp_path):
+    # the finished runs were lost: compare printed "interrupted" and nothing else
+    import signal
+    import subprocess
+    import sys
+
+    pidfile = tmp_path / "pids"
+    exe = _fake(tmp_path, "hang", f"sleep 300 &\necho $! > {pidfile}\necho $$ >> {pidfile}\nwait\n")
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "compare", "dominoes-2x4", "-b",
+                          f"exact,external:{exe},cadical195", "-t", "60"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 60
+    while len(pidfile.read_text().split() if pidfile.exists() else []) < 2:
+        assert time.monotonic() < end and p.poll() is None, p.communicate()
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 3, err
+    assert err == "puzzlesat: interrupted: 1 of 3 runs done, 1 not run\n"
+    lines = out.splitlines()
+    exact = lines[2].split()
+    assert exact[1:4] + exact[7:] == ["exact", "-", "10", "solved", "-", "yes"]
+    assert lines[3].split()[1] == f"external:{exe}" and "INTERRUPTED" in lines[3].split()
+    assert len(lines) == 5 and lines[4] == f"note: dominoes-2x4 external:{exe} mixed: stopped by Ctrl-C"

@@ -159,9 +159,11 @@ def test_a_run_that_failed_neither_agrees_nor_disagrees(tmp_path, capsys):
     garbage = _fake(tmp_path, "garbage", "echo 'I think so'\nexit 10\n")
     rc = main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{garbage}", "--json"])
     out = json.loads(capsys.readouterr().out)
-    assert rc == 3  # a run without a result: incomplete, no mismatch
+    # a run without a result, and no mismatch; but a solver that failed is
+    # exit 4 for compare as for solve (it was 3, as if merely incomplete)
+    assert rc == 4
     exact, bad = out["runs"]
     assert (exact["agree"], bad["status"], bad["agree"], out["mismatch"]) == (True, "error", None, False)
-    assert main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{garbage}"]) == 3
+    assert main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{garbage}"]) == 4
     rows = [r.split() for r in capsys.readouterr().out.splitlines() if r.startswith("dominoes-2x4 ")]
     assert rows[0][-2:] == ["5", "yes"] and rows[1][-3:] == ["ERROR", "-", "-"], rows
