@@ -4,9 +4,9 @@ plus variables and clauses per encoding)."""
 from __future__ import annotations
 
 from ..cli import EXIT_OK, emit_json
-from ..encoders.cnf import ENCODINGS, encode_cnf
+from ..encoders.cnf import ENCODINGS, cnf_size
 from ..errors import UsageError, plural
-from .common import add_instance, comma_list, load
+from .common import add_instance, comma_list, load, positive_seconds, time_limited
 
 NAME = "info"
 HELP = "per-piece placements and orientations, and model sizes per encoding"
@@ -17,6 +17,10 @@ def add_arguments(p) -> None:
     p.add_argument("--encodings", metavar="LIST", default="pairwise,mixed,seqcounter,ladder,bitwise,totalizer",
                    type=comma_list,
                    help="comma-separated CNF encodings to size up (default: %(default)s; 'all' for every one)")
+    # (its own dest: load's limit is for the work before a search; here one
+    # limit covers reading, compiling and sizing the encodings alike)
+    p.add_argument("--time-limit", "-t", dest="info_time_limit", type=positive_seconds, metavar="S",
+                   help="give up after S seconds (reading, compiling and counting the encodings' clauses)")
 
 
 def run(args) -> int:
@@ -24,12 +28,15 @@ def run(args) -> int:
     bad = [e for e in names if e not in ENCODINGS]
     if bad:  # the command line, whatever the puzzle: checked before reading it
         raise UsageError(f"--encodings: unknown encoding {bad[0]!r}; choose from: {', '.join(ENCODINGS)}")
-    puzzle, problem = load(args)
-    sizes = []
-    for e in names:
-        enc = encode_cnf(problem, e)
-        sizes.append({"encoding": e, "variables": enc.n_vars, "clauses": enc.n_clauses,
-                      "literals": sum(len(c) for c in enc.clauses)})
+    limit = args.info_time_limit
+    with time_limited(limit, f"the time limit ({limit:g} s) ran out while sizing up {args.instance}"
+                      if limit is not None else ""):
+        puzzle, problem = load(args)
+        sizes = []
+        for e in names:
+            # counted constraint by constraint, never the whole CNF in memory
+            n_vars, n_clauses, n_literals = cnf_size(problem, e)
+            sizes.append({"encoding": e, "variables": n_vars, "clauses": n_clauses, "literals": n_literals})
     fam = puzzle.info(problem)
     stats = problem.stats()
     if args.json:
@@ -64,9 +71,14 @@ def run(args) -> int:
         # no cardinality constraint for the encodings to differ on (a nonogram)
         print("the same CNF with every cardinality encoding (the model has no cardinality constraints):")
         rows = [{**sizes[0], "encoding": "all"}]
-    print(f"{'encoding':<12}{'variables':>11}{'clauses':>11}{'literals':>12}")
+    # columns as wide as their largest number (17,021,496,896 pairwise clauses
+    # on a long line board ran into the variables)
+    w = {k: max(least, *(len(str(s[k])) + 2 for s in rows))
+         for k, least in (("variables", 11), ("clauses", 11), ("literals", 12))}
+    print(f"{'encoding':<12}{'variables':>{w['variables']}}{'clauses':>{w['clauses']}}{'literals':>{w['literals']}}")
     for s in rows:
-        print(f"{s['encoding']:<12}{s['variables']:>11}{s['clauses']:>11}{s['literals']:>12}")
+        print(f"{s['encoding']:<12}{s['variables']:>{w['variables']}}{s['clauses']:>{w['clauses']}}"
+              f"{s['literals']:>{w['literals']}}")
     return EXIT_OK
 
 

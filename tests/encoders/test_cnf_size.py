@@ -1,0 +1,56 @@
+"""cnf_size (info's table) counts what encode_cnf builds, without building
+the pairwise at-most-ones: compared with the CNF itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzlesat.encoders.cnf import ENCODINGS, cnf_size, encode_cnf
+from puzzlesat.loading import load_puzzle
+from puzzlesat.problem import Problem
+
+
+def _sizes(problem, encoding):
+    enc = encode_cnf(problem, encoding)
+    return enc.n_vars, enc.n_clauses, sum(len(c) for c in enc.clauses)
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+@pytest.mark.parametrize("name", ["dominoes-2x4", "pentomino-3x20", "hexiamonds-6x6", "no0",
+                                  "tetromino-pairs-5x8", "5-dom", "dancer"])
+def test_the_size_is_the_cnfs(name, encoding):
+    problem = load_puzzle(name).compile()
+    assert cnf_size(problem, encoding) == _sizes(problem, encoding)
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_the_edge_cases_of_one_of_n(encoding):
+    p = Problem()
+    v = [p.var(i) for i in range(45)]  # past mixed's pairwise bound (40)
+    p.exactly_one(v[:1])
+    p.at_most_one(v[1:2])
+    p.exactly_one(v[2:4])
+    p.at_most_one(v[4:7])
+    p.exactly(1, v[7:12])
+    p.exactly(2, v[12:16])
+    p.at_most_one(v)
+    p.exactly_one(v)
+    p.clause([v[0], -v[0]])  # a tautology: dropped
+    p.clause([v[1], v[1], v[2]])
+    assert cnf_size(p, encoding) == _sizes(p, encoding)
+
+
+def test_a_pairwise_size_that_would_not_fit_in_memory_is_counted_at_once():
+    p = Problem()
+    p.exactly_one([p.var(i) for i in range(200_000)])  # 2e10 binary clauses
+    assert cnf_size(p, "pairwise") == (200_000, 19_999_900_001, 2 * 19_999_900_000 + 200_000)
+
+
+def test_info_keeps_its_columns_apart_for_numbers_of_eleven_digits(monkeypatch, capsys):
+    # 17,021,496,896 pairwise clauses (a 3,240-cell line board) ran into the variables column
+    from puzzlesat.cli import main
+    from puzzlesat.commands import info
+
+    monkeypatch.setattr(info, "cnf_size", lambda problem, e: (256040, 17021496896, 34053570152))
+    assert main(["info", "dominoes-2x4", "--encodings", "pairwise"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split() == ["pairwise", "256040", "17021496896", "34053570152"]
