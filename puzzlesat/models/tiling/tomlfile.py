@@ -135,6 +135,13 @@ class _Lines:
             h = self._HEADER.match(line)
             if h:
                 name = tuple(_split_key(h.group(2)))
+                # [pieces.foo] after [[pieces]] is a table in the array's last
+                # element: ("pieces", k, "foo"), not a table of its own (its
+                # error named the [[pieces]] line)
+                for i in range(len(name) - 1, 0, -1):
+                    if name[:i] in arrays:
+                        name = name[:i] + (arrays[name[:i]],) + name[i:]
+                        break
                 if h.group(1) == "[[":
                     k = arrays.get(name, -1) + 1
                     arrays[name] = k

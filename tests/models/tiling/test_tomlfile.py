@@ -551,3 +551,13 @@ def test_a_merge_note_gives_the_merged_count_however_the_names_interleave(tmp_pa
     r = cli("info", p)
     assert r.code == 0
     assert "note: piece E is identical to piece D: counted as one piece D with count 4" in r.out.splitlines()
+
+
+def test_a_sub_table_of_a_piece_is_reported_at_its_own_header():
+    # [pieces.foo] after [[pieces]] belongs to that piece: its error named the [[pieces]] line
+    assert _error('[board]\nsize = [2, 4]\n\n[[pieces]]\nset = "dominoes"\ncount = 3\n\n'
+                  '[pieces.foo]\ncells = [[1,1],[1,2]]\n') == (
+        "t.toml:8: unknown key 'foo' in a [[pieces]] set entry; expected one of: set, one_sided, count, counts")
+    assert _error('[board]\nsize = [2, 4]\n[[pieces]]\nname = "d"\ncells = [[1,1],[1,2]]\n[[pieces]]\nname = "e"\n'
+                  'cells = [[1,1],[1,2]]\ncount = 3\n[pieces.counts]\nx = 1\n').startswith(
+        "t.toml:10: unknown key 'counts' in a [[pieces]] entry")
