@@ -193,11 +193,13 @@ def copy_symbols(puzzle, solution, g: Glyphs) -> dict:
 def drawn_alike(puzzle, solution, cellsym: dict) -> list[str]:
     """The pieces two of whose touching copies ``cellsym`` draws with the
     same glyph: two cases cannot keep three copies that touch each other
-    (three dominoes around a T) apart."""
+    (three dominoes around a T) apart.  Different pieces drawn alike (the
+    OVERFLOW glyph) are the legend's to name, not copies of one piece."""
     where = {c: i for i, (_, cells) in enumerate(solution.placements) for c in cells}
     out = []
     for i, (name, cells) in enumerate(solution.placements):
-        if name not in out and any(where.get(q, i) != i and cellsym.get(q) == cellsym[c]
+        if name not in out and any(where.get(q, i) != i and solution.placements[where[q]][0] == name
+                                   and cellsym.get(q) == cellsym[c]
                                    for c in cells for q in puzzle.lattice.neighbours(c)):
             out.append(name)
     return out

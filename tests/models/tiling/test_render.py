@@ -113,3 +113,26 @@ def test_square_svg_names_a_piece_whose_letter_the_legend_would_explain():
     labels = [t.text for t in ET.fromstring(puzzle.render_svg(solution)).iter(NS + "text")]
     assert sorted(set(labels)) == ["I", "L", "L4'", "O", "S", "S4'", "T"]
     assert len(labels) == 56  # one per cell
+
+
+def test_different_pieces_sharing_the_overflow_glyph_are_not_called_look_alike_copies():
+    # 62 pieces: past the 26 letters and the fallback glyphs, several draw as
+    # "?", which the legend names; the note said "touching copies of p60 p61
+    # ... look alike", but no piece there has two copies
+    from puzzlesat.models.tiling.puzzle import TilingSolution
+    from puzzlesat.models.tiling.render import look_alike, text
+
+    n = 62
+    body = "".join(f'[[pieces]]\nname = "p{k}"\ncells = [{", ".join(f"[{i}]" for i in range(1, k + 1))}]\n'
+                   for k in range(1, n + 1))
+    t = load(f'lattice = "line"\n[board]\nsize = [{n * (n + 1) // 2}]\n' + body, "t.toml")
+    at, placed = 0, []
+    for k in range(1, n + 1):  # each piece in turn along the line: the last ones touch
+        placed.append((f"p{k}", tuple((at + i,) for i in range(k))))
+        at += k
+    sol = TilingSolution(placed)
+    t.verify(sol)
+    assert look_alike(t, sol) == []
+    lines = text(t, sol).splitlines()
+    assert "?" in lines[0] and lines[1].startswith("legend: ") and "? = any of p" in lines[1]
+    assert not any(line.startswith("note: touching copies") for line in lines)
