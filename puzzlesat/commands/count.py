@@ -87,6 +87,11 @@ def run(args) -> int:
     # a model counter stopped before it finished knows no count at all
     no_count = not out.complete and out.count == 0 and not backend.can_enumerate
     if args.json:
+        symmetries = len(problem.symmetries)
+        if out.method == "precheck":
+            # a piece that fits nowhere leaves no placement for the symmetries
+            # to permute (1); the board's own that map the pieces onto pieces
+            symmetries = puzzle.info(problem).get("piece_symmetries") or symmetries
         emit_json({
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
             # "unique" is the --unique option (counted up to symmetry), kept for
@@ -96,7 +101,7 @@ def run(args) -> int:
             "complete": out.complete,
             "stopped_by": out.stopped_by, "backend": out.backend, "backend_choice": choice,
             "method": out.method,
-            "seconds": round(out.seconds, 6), "symmetries": len(problem.symmetries),
+            "seconds": round(out.seconds, 6), "symmetries": symmetries,
             "jobs": None if cluster else args.jobs or CORES, "subproblems": out.subproblems,
             "cluster": None if cluster is None else {"address": cluster.address, "workers": cluster.workers,
                                                       "threads": cluster.threads, "tasks": cluster.tasks},

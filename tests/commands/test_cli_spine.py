@@ -127,6 +127,8 @@ def test_info_counts_the_board_symmetries_and_says_why_there_is_no_solution(cli,
     d = cli("info", f, "--json").json()
     assert (d["board_symmetries"], d["piece_symmetries"]) == (4, 4)
     assert d["no_solution"] == f"piece I6 ({f}:3) fits nowhere on the board" and d["area_mismatch"] is None
+    # count's precheck answer says the board's symmetries too (it said 1: no placement to permute)
+    assert cli("count", f, "--unique", "--json").json()["symmetries"] == 4
     # two one-sided L (no J): the reflections do not map the pieces onto pieces
     f = tmp_path / "l2.toml"
     f.write_text('[board]\nsize = [2, 4]\n[[pieces]]\nname = "L"\ncells = [[1,1],[2,1],[2,2],[2,3]]\n'
