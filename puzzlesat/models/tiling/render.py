@@ -353,6 +353,18 @@ def svg_box(puzzle, solution) -> str:
     dims = puzzle.dims
     s = 28
     d = len(dims)
+    # a copy of a repeated piece spans layers, where outlines cannot follow
+    # it: in a 3-D or 4-D box each copy's cells are numbered (D1, D2, ...)
+    number: dict[int, str] = {}
+    if d >= 3:
+        copies: dict[str, int] = {}
+        for n, _cells in solution.placements:
+            copies[n] = copies.get(n, 0) + 1
+        seen: dict[str, int] = {}
+        for i, (n, _cells) in enumerate(solution.placements):
+            if copies[n] > 1:
+                seen[n] = seen.get(n, 0) + 1
+                number[i] = str(seen[n])
     if d == 1:
         layers = [((), (0, 0))]
         rows, cols = 1, dims[0]
@@ -389,9 +401,10 @@ def svg_box(puzzle, solution) -> str:
                     continue
                 rr, gg, bb = colour(idx[n], len(names))
                 out.append(f'<rect x="{x}" y="{y}" width="{s}" height="{s}" fill="rgb({rr},{gg},{bb})"/>')
-                size = s * 0.5 if len(label[n]) == 1 else min(s * 0.5, s * 0.85 / len(label[n]))
+                text = label[n] + number.get(copy[p], "")
+                size = s * 0.5 if len(text) == 1 else min(s * 0.5, s * 0.85 / len(text))
                 out.append(f'<text x="{x + s / 2}" y="{y + s * 0.5 + size * 0.36:.1f}" font-size="{size:.1f}" '
-                           f'text-anchor="middle" font-family="sans-serif">{_esc(label[n])}</text>')
+                           f'text-anchor="middle" font-family="sans-serif">{_esc(text)}</text>')
                 # thick borders between different pieces
                 for (dr, dc, x1, y1, x2, y2) in ((-1, 0, x, y, x + s, y), (1, 0, x, y + s, x + s, y + s),
                                                  (0, -1, x, y, x, y + s), (0, 1, x + s, y, x + s, y + s)):

@@ -136,3 +136,18 @@ def test_different_pieces_sharing_the_overflow_glyph_are_not_called_look_alike_c
     lines = text(t, sol).splitlines()
     assert "?" in lines[0] and lines[1].startswith("legend: ") and "? = any of p" in lines[1]
     assert not any(line.startswith("note: touching copies") for line in lines)
+
+
+def test_a_layered_box_numbers_the_copies_of_a_repeated_piece_in_svg():
+    # a copy spans layers, where outlines cannot follow it: 4-D SVG could not tell copies apart
+    from puzzlesat.models.tiling.render import svg_box
+
+    t = load('lattice = "cubic4"\n[board]\nsize = [2, 2, 2, 2]\n[[pieces]]\nset = "dominoes"\ncount = 8\n', "t.toml")
+    sol = jobs.solve(t, get_backend("exact")).solution
+    texts = [e.text for e in ET.fromstring(svg_box(t, sol)).iter("{http://www.w3.org/2000/svg}text")]
+    assert sorted(texts) == sorted(f"D{k}" for k in range(1, 9) for _ in range(2))
+    # in a flat box the outlines tell copies apart: plain letters
+    flat = load('[board]\nsize = [2, 4]\n[[pieces]]\nset = "dominoes"\ncount = 4\n', "f.toml")
+    sol = jobs.solve(flat, get_backend("exact")).solution
+    texts = [e.text for e in ET.fromstring(svg_box(flat, sol)).iter("{http://www.w3.org/2000/svg}text")]
+    assert texts == ["D"] * 8
