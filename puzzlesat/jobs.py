@@ -80,7 +80,9 @@ MODEL_COUNT_FROM = 500_000
 
 
 def pick_backend(problem: Problem, name: str | None, job: str, encoding: str | None = None) -> Backend:
-    """The named back end, or the default for ``job`` ("solve"/"count")."""
+    """The named back end, or the default for ``job``: "count", "solve"
+    (a :class:`~.backends.race.Race` where two engines take the problem),
+    or any other (check's count to two): CaDiCaL."""
     if name is not None:
         be = get_backend(name, encoding=encoding)
         why = be.supports(problem)

@@ -48,7 +48,8 @@ def run(args) -> int:
                                   compile_unless=_solved_by_lines)
     searched = problem is not None
     if searched:
-        backend = backend_for(args, problem, "solve")
+        # (its search is a count to two: one engine, not solve's race)
+        backend = backend_for(args, problem, "check")
         out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem,
                          progress=wants_progress(args), use_known=not args.no_goal,
                          may_switch=args.backend is None)
