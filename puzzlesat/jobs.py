@@ -200,6 +200,8 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
         others = [e.name for e in backend.engines if e.name != r.backend]
         choice = (f"raced against {' and '.join(others)}" if r.status != Status.UNKNOWN else
                   f"a race of {' and '.join(e.name for e in backend.engines)}")
+        for failure in r.stats.get("race_failed", []):  # the answer stands; the failure is said
+            choice += f"; {failure}"
     return SolveOutcome(r.status, sol, r.backend, r.seconds, stopped_by=r.stopped_by, choice=choice)
 
 

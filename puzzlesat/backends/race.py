@@ -2,19 +2,21 @@
 answer wins and the others are stopped.
 
 No engine is best everywhere.  On a tiling the exact-cover engine finds a
-first solution 10-100x sooner than CaDiCaL (the 3x4x5 box: 0.39 against
-5.8 CPU-s, two of each pentomino in 10x12: 0.43 against 39), and proves most
-boxes empty sooner too (the 4-D box 5x3x2x2: 0.7 against 21), but a parity
-argument is out of its reach: two mutilated 8x8 boards joined by a door
-(benchmarks/solve_default.py) take CaDiCaL 0.2 s and dancing links more
-than a minute.  Each engine runs in a thread of its own, searching in its
+first solution 10-100x sooner than CaDiCaL (the 3x4x5 box: 0.35 against
+5.3 CPU-s, two of each pentomino in 10x12: 0.36 against more than 39), and
+proves most boxes empty sooner too (the 4-D box 5x3x2x2: 0.69 against 21),
+but a parity argument is out of its reach: two mutilated 8x8 boards joined
+by a door take CaDiCaL 0.24 s and dancing links more than a minute
+(benchmarks/solve-results.md).  Each engine runs in a thread of its own, searching in its
 own child process where it stops that way, so on two cores the race costs
 the faster engine's time in wall clock.
 
 An answer is decisive when its search ended complete or reached ``limit``;
 one stopped by its time limit or failed is not, and the race waits for the
-others (an engine's failure is raised when no other engine answered).  Each engine is asked every ASK_LOSERS seconds whether to stop
-(its ``on_count``), so the losers end that soon after the winner.  Solutions
+others.  An engine's failure is raised when no other engine answered, and
+named in the winner's ``stats["race_failed"]`` when one did.  Each engine
+is asked every ASK_LOSERS seconds whether to stop (its ``on_count``), so
+the losers end that soon after the winner.  Solutions
 are handed back at the end (``on_solution`` is refused): engines found
 them separately, and only the winner's count.
 """
@@ -24,7 +26,7 @@ from __future__ import annotations
 import threading
 
 from ..problem import Problem
-from .base import Backend, BackendError, Deadline, SearchResult, asking_every
+from .base import Backend, Deadline, SearchResult, asking_every
 
 #: seconds between an engine's looks at the race's end (its on_count)
 ASK_LOSERS = 0.02
@@ -95,10 +97,13 @@ class Race(Backend):
             for t in threads:
                 t.join()
         winner = next((r for r in results if decisive(r)), None)
+        failed = [r for r in results if isinstance(r, BaseException)]
         if winner is not None:
             winner.stats = {**winner.stats, "race": self.name}
+            if failed:
+                winner.stats["race_failed"] = [f"{e.name}: {r}" for e, r in zip(self.engines, results)
+                                               if isinstance(r, BaseException)]
             return winner
-        failed = [r for r in results if isinstance(r, BaseException)]
         if failed and stopped_by is None:
             raise failed[0]  # no answer, and an engine that failed says why
         got = [r for r in results if isinstance(r, SearchResult)]

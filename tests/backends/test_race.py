@@ -121,3 +121,19 @@ def test_ctrl_c_ends_a_race(interrupted, tmp_path):
     assert "Traceback" not in r.err
     d = r.json()
     assert (d["status"], d["stopped_by"], d["backend"]) == ("unknown", "interrupted", "exact | cadical195")
+
+
+def test_a_failure_beside_a_winning_answer_is_said_not_dropped(monkeypatch):
+    # the answer stands (it is verified); the engine that failed is named with it
+    from puzzlesat.backends import race
+
+    real = race.Race.search
+
+    def one_fails(self, problem, **kw):
+        self.engines[1] = _Fake("cadical195", SolverFailed("cadical195 crashed"))
+        return real(self, problem, **kw)
+
+    monkeypatch.setattr(race.Race, "search", one_fails)
+    out = jobs.solve(load_puzzle("pentomino-3x20"))
+    assert (out.status, out.backend) == (Status.SOLVED, "exact")
+    assert out.choice == "raced against cadical195; cadical195: cadical195 crashed"
