@@ -444,7 +444,7 @@ def worker(spec: dict) -> dict:
     """One run in this process: sizes, time to first solution, time to finish."""
     from .. import jobs
     from ..backends import get_backend
-    from ..encoders.cnf import encode_cnf
+    from ..encoders.cnf import cnf_size
     from ..errors import VerificationError
     from ..loading import load_puzzle
 
@@ -458,8 +458,10 @@ def worker(spec: dict) -> dict:
         be = type(be)(encoding=enc_name)  # registry engines (ganak) take the encoding as an option
     out = {"compile_s": round(compile_s, 4), "time_limit": spec["time_limit"], "constraints": len(problem.constraints)}
     if enc_name != NO_ENCODING:
-        enc = encode_cnf(problem, enc_name)
-        out.update(variables=enc.n_vars, clauses=enc.n_clauses)
+        # counted, not built: the engine builds its own CNF (a second copy in
+        # memory, and the time of a pairwise one, for two numbers)
+        n_vars, n_clauses, _ = cnf_size(problem, enc_name)
+        out.update(variables=n_vars, clauses=n_clauses)
     else:
         out.update(variables=problem.n_vars, clauses=None)
     why = be.supports(problem)
@@ -501,6 +503,8 @@ def worker(spec: dict) -> dict:
                 "first_s": None if first[0] is None else round(first[0], 4), "total_s": round(total, 4)}
     except VerificationError as e:
         return {**out, "status": "invalid", "complete": False, "error": str(e)}
+    except SolverFailed as e:  # the row keeps the model's size (it showed "-")
+        return {**out, "status": "error", "complete": False, "error": str(e), "solver_failed": True}
 
 
 def _worker_main(argv) -> int:

@@ -227,7 +227,9 @@ def test_compare_with_a_crashed_solver_exits_4_as_solve_does(tmp_path):
                         "--json"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 4, r.stderr
     runs = {x["backend"]: x for x in json.loads(r.stdout)["runs"]}
-    assert (runs[f"external:{exe}"]["status"], runs[f"external:{exe}"]["solver_failed"]) == ("error", True)
+    crashed = runs[f"external:{exe}"]
+    assert (crashed["status"], crashed["solver_failed"]) == ("error", True)
+    assert (crashed["variables"], crashed["clauses"]) == (10, 24)  # the model's size stays (it showed "-")
     assert (runs["exact"]["result"], runs["exact"]["agree"]) == ("solved", True)
     r = subprocess.run([sys.executable, "-m", "puzzlesat", "compare", "dominoes-2x4", "-b", "exact,cadical195"],
                        capture_output=True, text=True, timeout=300)
