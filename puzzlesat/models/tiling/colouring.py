@@ -44,24 +44,27 @@ class Colouring:
 
 
 def colourings(lattice: Lattice) -> list[Colouring]:
-    """The colourings tried on ``lattice``: the classic ones for its cells."""
+    """The colourings tried on ``lattice``: the classic ones for its cells.
+    Square, cubic and hex colourings are of the file coordinates (the
+    lattice's plus one, as the user writes and reads them), so that "colour
+    0" is what a reader working them out from the file gets."""
     if isinstance(lattice, CubicLattice):
         d = lattice.dim
         out = [Colouring("the sum of its coordinates mod 2 (a checkerboard)" if d > 1 else
-                         "its position mod 2", 2, lambda p: sum(p) % 2)]
+                         "its position mod 2", 2, lambda p: (sum(p) + d) % 2)]
         if d > 1:
-            out += [Colouring(f"coordinate {i + 1} mod 2 (stripes)", 2, lambda p, i=i: p[i] % 2)
+            out += [Colouring(f"coordinate {i + 1} mod 2 (stripes)", 2, lambda p, i=i: (p[i] + 1) % 2)
                     for i in range(d)]
         out.append(Colouring("the sum of its coordinates mod 3 (diagonals)" if d > 1 else
-                             "its position mod 3", 3, lambda p: sum(p) % 3))
+                             "its position mod 3", 3, lambda p: (sum(p) + d) % 3))
         if d > 1:
             out.append(Colouring("coordinate 1 minus coordinate 2, mod 3 (diagonals)", 3,
                                  lambda p: (p[0] - p[1]) % 3))
         return out
     if isinstance(lattice, HexLattice):
         return [Colouring("q - r mod 3 (no two neighbours alike)", 3, lambda p: (p[0] - p[1]) % 3),
-                Colouring("its row mod 2 (stripes)", 2, lambda p: p[1] % 2),
-                Colouring("its column q mod 2 (stripes)", 2, lambda p: p[0] % 2),
+                Colouring("its row r mod 2 (stripes)", 2, lambda p: (p[1] + 1) % 2),
+                Colouring("its column q mod 2 (stripes)", 2, lambda p: (p[0] + 1) % 2),
                 Colouring("q + r mod 2 (stripes)", 2, lambda p: (p[0] + p[1]) % 2)]
     if isinstance(lattice, TriangleLattice):
         return [Colouring("whether it points down (0) or up (1)", 2, lambda p: p[0] % 3 - 1)]

@@ -192,3 +192,16 @@ def test_the_regions_sub_multiset_sums_match_a_plain_set_of_sums():
         if rng.random() < 0.5:
             target = rng.choice(sorted(sums))
         assert _reachable(target, options, every_copy=False) == (target in sums), (target, options)
+
+
+def test_colours_are_those_of_the_file_coordinates():
+    # the message's "colour 0" is what a reader works out from the file's
+    # 1-based coordinates: on a line, file position 1 is odd, colour 1
+    from puzzlesat.models.tiling.colouring import colourings as cols
+
+    line = get_lattice("line")
+    check = cols(line)[0]
+    assert check.what == "its position mod 2" and check.of((0,)) == 1  # file position 1
+    cube = get_lattice("cubic")
+    assert cols(cube)[0].of((0, 0, 0)) == 1  # file (1, 1, 1): sum 3
+    assert cols(get_lattice("square"))[0].of((0, 0)) == 0  # file (1, 1): sum 2
