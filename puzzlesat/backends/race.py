@@ -2,11 +2,11 @@
 answer wins and the others are stopped.
 
 No engine is best everywhere.  On a tiling the exact-cover engine finds a
-first solution 10-100x sooner than CaDiCaL (the 3x4x5 box: 0.35 against
-5.3 CPU-s, two of each pentomino in 10x12: 0.36 against more than 39), and
-proves most boxes empty sooner too (the 4-D box 5x3x2x2: 0.69 against 21),
-but a parity argument is out of its reach: two mutilated 8x8 boards joined
-by a door take CaDiCaL 0.24 s and dancing links more than a minute
+first solution 10-100x sooner than CaDiCaL (the 3x4x5 box: 0.36 against
+5.6 CPU-s, two of each pentomino in 10x12: 0.41 against 41), and proves
+most boxes empty sooner too (the 4-D box 5x3x2x2: 0.65 against 20), but a
+parity argument is out of its reach: two mutilated 8x8 boards joined by a
+door take CaDiCaL 0.21 s and dancing links more than a minute
 (benchmarks/solve-results.md).  Each engine runs in a thread of its own, searching in its
 own child process where it stops that way, so on two cores the race costs
 the faster engine's time in wall clock.
