@@ -104,14 +104,7 @@ def _race(names, problem: Problem, encoding: str | None) -> Backend | None:
     two do."""
     from .backends.race import Race
 
-    engines = []
-    for name in names:
-        try:
-            be = get_backend(name, encoding=encoding)
-        except BackendError:
-            continue
-        if be.supports(problem) is None:
-            engines.append(be)
+    engines = list(_supporting(names, problem, encoding))
     return Race(engines) if len(engines) > 1 else None
 
 
@@ -139,16 +132,21 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
     return _first_supporting(COUNT_PREFERENCE, problem, encoding), None
 
 
-def _first_supporting(prefs, problem: Problem, encoding: str | None) -> Backend:
-    for cand in prefs:
+def _supporting(names, problem: Problem, encoding: str | None):
+    """The engines named, in order, that are installed and take ``problem``
+    (an engine that takes no CNF encoding refuses one: it is skipped)."""
+    for name in names:
         try:
-            # an engine that takes no CNF encoding refuses one: the next is tried
-            be = get_backend(cand, encoding=encoding)
+            be = get_backend(name, encoding=encoding)
         except BackendError:
             continue
         if be.supports(problem) is None:
-            return be
-    return get_backend(DEFAULT_SOLVE_BACKEND, encoding=encoding)
+            yield be
+
+
+def _first_supporting(prefs, problem: Problem, encoding: str | None) -> Backend:
+    found = next(_supporting(prefs, problem, encoding), None)
+    return found if found is not None else get_backend(DEFAULT_SOLVE_BACKEND, encoding=encoding)
 
 
 # -------------------------------------------------------------------- solve

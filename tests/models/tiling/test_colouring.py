@@ -103,20 +103,27 @@ def test_a_colouring_never_refutes_a_board_that_has_a_tiling():
     assert refuted >= 20 and solvable >= 20, (refuted, solvable)
 
 
+def _random_options(rng, m: int) -> list:
+    """1-3 pieces, each (name, 1-3 copies, 1-3 count vectors over m colours
+    of one size 1-4): what _reachable takes."""
+    options = []
+    for _p in range(rng.randint(1, 3)):
+        size = rng.randint(1, 4)
+        sigs = set()
+        for _s in range(rng.randint(1, 3)):
+            v = [0] * m
+            for _c in range(size):
+                v[rng.randrange(m)] += 1
+            sigs.add(tuple(v))
+        options.append(("p", rng.randint(1, 3), sigs))
+    return options
+
+
 def test_the_subset_sum_of_count_vectors_matches_a_plain_set_of_sums():
     rng = random.Random(3)
     for _ in range(500):
         m = rng.choice([2, 3, 4])
-        options = []
-        for _p in range(rng.randint(1, 3)):
-            size = rng.randint(1, 4)
-            sigs = set()
-            for _s in range(rng.randint(1, 3)):
-                v = [0] * m
-                for _c in range(size):
-                    v[rng.randrange(m)] += 1
-                sigs.add(tuple(v))
-            options.append(("p", rng.randint(1, 3), sigs))
+        options = _random_options(rng, m)
         sums = {(0,) * m}
         for _n, count, sigs in options:
             for _c in range(count):
@@ -174,16 +181,7 @@ def test_the_regions_sub_multiset_sums_match_a_plain_set_of_sums():
     rng = random.Random(4)
     for _ in range(300):
         m = rng.choice([1, 2, 3])
-        options = []
-        for _p in range(rng.randint(1, 3)):
-            size = rng.randint(1, 4)
-            sigs = set()
-            for _s in range(rng.randint(1, 3)):
-                v = [0] * m
-                for _c in range(size):
-                    v[rng.randrange(m)] += 1
-                sigs.add(tuple(v))
-            options.append(("p", rng.randint(1, 3), sigs))
+        options = _random_options(rng, m)
         sums = {(0,) * m}
         for _n, count, sigs in options:
             for _c in range(count):
