@@ -54,3 +54,11 @@ def test_info_keeps_its_columns_apart_for_numbers_of_eleven_digits(monkeypatch, 
     monkeypatch.setattr(info, "cnf_size", lambda problem, e: (256040, 17021496896, 34053570152))
     assert main(["info", "dominoes-2x4", "--encodings", "pairwise"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].split() == ["pairwise", "256040", "17021496896", "34053570152"]
+
+
+def test_info_stops_at_its_time_limit_with_its_json_error(cli):
+    r = cli("info", "pentomino-6x10", "-t", "0.001", "--json")
+    assert (r.code, r.json()) == (3, {"error": "stopped: the time limit (0.001 s) ran out while sizing up "
+                                               "pentomino-6x10", "kind": "time-limit", "exit_code": 3})
+    r = cli("info", "pentomino-6x10", "-t", "-1")
+    assert r.code == 2 and "Traceback" not in r.err
