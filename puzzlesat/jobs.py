@@ -49,7 +49,7 @@ import math
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from fractions import Fraction
 from dataclasses import dataclass, field
 
@@ -550,6 +550,16 @@ class _Counter:
         self._classes: set = set()
         self.stopped_by: str | None = None
         self.runs = 0
+        #: set when the count is to stop at once, its answer known otherwise
+        #: (a :class:`_Refuter` proved there is no solution)
+        self.halt = threading.Event()
+        #: whether anything may set ``halt``: only then are searches that had
+        #: no on_count given one (it makes some engines search in a child)
+        self.haltable = False
+
+    def halted(self, *_) -> bool:
+        """An engine's on_count, or a tick: True (stop) once ``halt`` is set."""
+        return self.halt.is_set()
 
     def raw_for(self, k: int) -> int:
         """How many raw solutions to list for ``k`` kept ones: k, or k x |G| in a
@@ -580,6 +590,8 @@ class _Counter:
         split; ``cap``: seconds this run may take, within the job's time
         limit)."""
         self.runs += 1
+        if self.halt.is_set():
+            return SearchResult(0, False, self.backend.name, 0.0, stopped_by="halted")
         room = self.room()
         keep_here = keep and self.keep and room != 0
         remaining = self.deadline.remaining()
@@ -600,7 +612,8 @@ class _Counter:
             # when the listing would be the whole count, as for --limit 2,
             # which the parts search faster together): list the few solutions
             # wanted, then count without listing (it finds those again)
-            first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, lambda: None, phases)
+            first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, self.halted, phases,
+                                     on_count=self.halted if self.haltable else None)
             self.add_solutions(first.solutions, first.assignments)
             if first.complete or first.stopped_by != "limit" or first.count >= (budget or math.inf):
                 if not first.complete:
@@ -620,8 +633,8 @@ class _Counter:
             # where the parts' fixed costs made them 2-4x slower, so split
             # only what a serial slice does not finish (that slice is lost)
             slice_ = SERIAL_SLICE if remaining is None else min(SERIAL_SLICE, remaining)
-            first = _search_verified(self.puzzle, self.backend, problem, budget, slice_, keep_arg, lambda: None,
-                                     phases)
+            first = _search_verified(self.puzzle, self.backend, problem, budget, slice_, keep_arg, self.halted,
+                                     phases, on_count=self.halted if self.haltable else None)
             if first.complete or first.stopped_by != "time-limit" or slice_ == remaining:
                 self.add_solutions(first.solutions, first.assignments)
                 if not first.complete:
@@ -642,8 +655,16 @@ class _Counter:
                     r.count = max(r.count, listed)
                 return r
         tick, counted = self.progress.for_run()
-        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, tick,
-                             phases, see, on_count=counted)
+
+        def ticked() -> bool:
+            tick()
+            return self.halt.is_set()
+
+        def count_so_far(n: int) -> bool:
+            counted(n)
+            return self.halt.is_set()
+        r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, ticked,
+                             phases, see, on_count=count_so_far)
         self.add_solutions(r.solutions, r.assignments)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
@@ -687,6 +708,9 @@ class _Counter:
         try:
             executor.start(_count_part, work, [(i, lits, budget) for i, lits in enumerate(parts)])
             while unfinished:
+                if self.halt.is_set():
+                    complete, stopped = False, "halted"
+                    break
                 wait = deadline.remaining()
                 try:
                     i, n, ok, why, sols, assignments = executor.next(
@@ -969,6 +993,79 @@ def split(problem: Problem, target: int) -> list[tuple[int, ...]]:
     return parts
 
 
+#: the engine that tries to prove a default count's problem has no solution,
+#: beside the count, once that has found none for REFUTE_AFTER seconds: the
+#: exact-cover engine (count's default for tilings) searches for minutes on
+#: boards that a parity argument empties and CaDiCaL refutes in a fraction of
+#: a second (two mutilated boards joined by a door; solve races the two,
+#: SOLVE_RACE), and the colourings of the precheck do not see every such board
+REFUTER = "cadical195"
+#: the head start: most counts that have solutions find one sooner, and
+#: then no refuter runs (so it costs no core on them)
+REFUTE_AFTER = 1.0
+#: seconds between the refuter's looks at whether the count has found a
+#: solution or ended (then it stops)
+REFUTER_ASKS = 0.05
+
+
+class _Refuter:
+    """While a count runs (a context manager around it), a thread that waits
+    REFUTE_AFTER seconds and then, if the count has found no solution yet,
+    runs ``engine`` on the problem for one solution.  If it proves there is
+    none, it sets ``refuted`` and the counter's ``halt``, so the count stops
+    at its engines' next look.  It stops itself when the count finds a
+    solution or ends, and when it finds one itself (the count will too).
+    A refuter that fails leaves the count as it was (``error``)."""
+
+    def __init__(self, engine: Backend, problem: Problem, ctr: "_Counter", deadline: Deadline):
+        self.engine, self.problem, self.ctr, self.deadline = engine, problem, ctr, deadline
+        self.refuted = False
+        self.started = False
+        self.error: BaseException | None = None
+        self._over = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> "_Refuter":
+        self.ctr.haltable = True
+        self._thread = threading.Thread(target=self._run, name="refuter", daemon=True)
+        self._thread.start()
+        return self
+
+    def _pointless(self, *_) -> bool:
+        return self._over.is_set() or self.ctr.progress.n > 0
+
+    def _run(self) -> None:
+        if self._over.wait(REFUTE_AFTER) or self._pointless():
+            return
+        remaining = self.deadline.remaining()
+        if remaining is not None and remaining <= 0:
+            return
+        self.started = True
+        try:
+            with backend_base.asking_every(REFUTER_ASKS):
+                r = self.engine.search(self.problem, limit=1, time_limit=remaining, on_count=self._pointless)
+        except BaseException as e:  # (a thread's exception would only be printed)
+            self.error = e
+            return
+        if r.complete and r.count == 0:
+            self.refuted = True
+            self.ctr.halt.set()
+
+    def __exit__(self, *exc) -> None:
+        self._over.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+def _refuter_for(backend: Backend, problem: Problem, may_switch: bool) -> Backend | None:
+    """REFUTER, when the count's engine is a default one (not the user's
+    choice) that lists solutions and is not REFUTER itself, and REFUTER is
+    installed and takes the problem."""
+    if not may_switch or not backend.can_enumerate or backend.name == REFUTER:
+        return None
+    return next(_supporting((REFUTER,), problem, None), None)
+
+
 def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,
           time_limit: float | None = None, keep: bool = False, progress: bool = False,
           problem: Problem | None = None, jobs: int = 1, use_known: bool = True,
@@ -1014,49 +1111,62 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             prog.noun = "solutions seen by the runs (not classes)"
         # the method planned (a Ctrl-C may end the count before it says more)
         method = "enumerate" if backend.can_enumerate else "model-count"
-        try:
-            if lister is not None:
-                want = ctr.raw_for(keep_at_most)
-                shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want, lambda: None)
-                ctr.add_solutions(shown.solutions, shown.assignments)
-                ctr.keep = False
-            known = (_known(puzzle, problem) if use_known and not unique and backend.can_enumerate
-                     and _blocks(backend, problem) else None)
-            if unique and len(problem.symmetries) > 1:
-                method = "symmetry-reduced"
-                n, complete = _orbits(ctr, problem, problem.symmetries, limit)
-                if limit is not None:
-                    # the methods count classes in batches (a run's weights, a
-                    # Burnside sum) and list raw solutions: they may pass the
-                    # limit, and the user's limit holds
-                    if n > limit:
-                        n, complete = limit, False
-                        ctr.stopped_by = ctr.stopped_by or "limit"
-                    del ctr.solutions[limit:]
-            elif known is not None:
-                method = "known-solution-first"
-                n, complete = _count_from_known(ctr, problem, *known, limit,
-                                                may_switch and backend.name != HANDOVER_BACKEND)
-                if ctr.backend is not backend:
-                    choice = (f"{backend.name} found no further solution in {HANDOVER_AFTER:g} s from the known "
-                              f"one; {ctr.backend.name}, whose solution hint holds better on large puzzles, "
-                              "took over")
-            elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend, limit):
-                method = "symmetric-first"
-                found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
-                n, complete = len(found.decoded), found.complete
-                method = "enumerate" if found.how == "search" else found.how
-                ctr.stopped_by = found.stopped_by
-                ctr.add_solutions(found.decoded if keep else [])
-                ctr.runs = found.runs
-            else:
-                r = ctr.run(problem, keep=True, budget=limit)
-                n, complete = r.count, r.complete
-        except KeyboardInterrupt:
-            n, complete = 0, False
-            ctr.stopped_by = "interrupted"
+        refuter = _refuter_for(backend, problem, may_switch)
+        watch = _Refuter(refuter, problem, ctr, deadline) if refuter is not None else nullcontext()
+        # (the count's engines look at ``halt`` that often)
+        with watch, backend_base.asking_every(REFUTER_ASKS) if refuter is not None else nullcontext():
+            try:
+                if lister is not None:
+                    want = ctr.raw_for(keep_at_most)
+                    shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want, lambda: None)
+                    ctr.add_solutions(shown.solutions, shown.assignments)
+                    ctr.keep = False
+                known = (_known(puzzle, problem) if use_known and not unique and backend.can_enumerate
+                         and _blocks(backend, problem) else None)
+                if unique and len(problem.symmetries) > 1:
+                    method = "symmetry-reduced"
+                    n, complete = _orbits(ctr, problem, problem.symmetries, limit)
+                    if limit is not None:
+                        # the methods count classes in batches (a run's weights, a
+                        # Burnside sum) and list raw solutions: they may pass the
+                        # limit, and the user's limit holds
+                        if n > limit:
+                            n, complete = limit, False
+                            ctr.stopped_by = ctr.stopped_by or "limit"
+                        del ctr.solutions[limit:]
+                elif known is not None:
+                    method = "known-solution-first"
+                    n, complete = _count_from_known(ctr, problem, *known, limit,
+                                                    may_switch and backend.name != HANDOVER_BACKEND)
+                    if ctr.backend is not backend:
+                        choice = (f"{backend.name} found no further solution in {HANDOVER_AFTER:g} s from the known "
+                                  f"one; {ctr.backend.name}, whose solution hint holds better on large puzzles, "
+                                  "took over")
+                elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend, limit):
+                    method = "symmetric-first"
+                    found = _search_symmetric_first(puzzle, problem, backend, limit, deadline, prog.tick)
+                    n, complete = len(found.decoded), found.complete
+                    method = "enumerate" if found.how == "search" else found.how
+                    ctr.stopped_by = found.stopped_by
+                    ctr.add_solutions(found.decoded if keep else [])
+                    ctr.runs = found.runs
+                else:
+                    r = ctr.run(problem, keep=True, budget=limit)
+                    n, complete = r.count, r.complete
+            except KeyboardInterrupt:
+                n, complete = 0, False
+                ctr.stopped_by = "interrupted"
+    runs = max(ctr.runs, prog.parts_total)
+    if isinstance(watch, _Refuter) and watch.refuted:
+        if n or ctr.solutions:
+            # verified solutions and a proof that there is none: one engine is wrong
+            raise VerificationError(f"{refuter.name} proved this problem has no solution, but {backend.name} "
+                                    f"found {max(n, len(ctr.solutions))} that passed the puzzle's checks")
+        return CountOutcome(0, True, unique, refuter.name, deadline.elapsed(), None, "refuted", None, [], runs,
+                            len(implied), f"{backend.name} had found no solution after {REFUTE_AFTER:g} s; "
+                                          f"{refuter.name}, started beside it, proved there is none")
     return CountOutcome(n, complete, unique, ctr.backend.name, deadline.elapsed(), ctr.stopped_by,
-                        method, None, ctr.solutions, max(ctr.runs, prog.parts_total), len(implied), choice)
+                        method, None, ctr.solutions, runs, len(implied), choice)
 
 
 def _known(puzzle: Puzzle, problem: Problem) -> tuple[frozenset, object] | None:

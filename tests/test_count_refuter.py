@@ -1,0 +1,137 @@
+"""The refuter beside a default count: when the count's engine (exact cover
+on a tiling) has found no solution for a while, CaDiCaL tries to prove there
+is none, and a proof ends the count with the answer 0."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import SearchResult, SolverFailed, get_backend
+from puzzlesat.backends.base import Backend
+from puzzlesat.errors import VerificationError
+from puzzlesat.loading import load_puzzle
+from puzzlesat.models.tiling.tomlfile import load as load_toml
+
+#: two mutilated 8x8 boards joined by a door two cells high: one region,
+#: balanced as a whole (the precheck's colourings pass it), no tiling;
+#: CaDiCaL proves it in a fraction of a second, dancing links searches for
+#: more than a minute
+DOOR = ('[board]\nsize = [8, 17]\nholes = [' + "".join(f"[{i}, 9], " for i in range(1, 9) if i not in (4, 5))
+        + '[1, 1], [8, 8], [1, 10], [8, 17]]\n[[pieces]]\nset = "dominoes"\ncount = 63\n')
+
+
+@pytest.fixture
+def soon(monkeypatch):
+    """The refuter starts after 0.05 s instead of REFUTE_AFTER."""
+    monkeypatch.setattr(jobs, "REFUTE_AFTER", 0.05)
+
+
+class _Slow(Backend):
+    """The exact engine after ``delay`` seconds of nothing (so a refuter
+    started early runs while no solution has been found)."""
+
+    name = "slow-exact"
+
+    def __init__(self, delay=0.3):
+        self.inner, self.delay = get_backend("exact"), delay
+        self.solutions_are_free = self.inner.solutions_are_free
+
+    def search(self, problem, **kwargs):
+        time.sleep(self.delay)
+        return self.inner.search(problem, **kwargs)
+
+
+class _Refuter(Backend):
+    """Stands in for REFUTER: records that it ran, then answers ``result``
+    (or raises it) once the count has found a solution or ended, or at once."""
+
+    name = "fake-refuter"
+
+    def __init__(self, result, wait=True):
+        self.result, self.wait, self.ran = result, wait, False
+
+    def search(self, problem, *, limit=None, time_limit=None, keep=False, on_solution=None, phases=None,
+               on_count=None):
+        self.ran = True
+        while self.wait and not on_count(0):
+            time.sleep(0.005)
+        if isinstance(self.result, BaseException):
+            raise self.result
+        return self.result
+
+
+def test_a_default_count_that_finds_nothing_ends_when_cadical_proves_there_is_none(soon):
+    puzzle = load_toml(DOOR, "door.toml")
+    assert puzzle.precheck() is None
+    out = jobs.count(puzzle, time_limit=60)
+    assert (out.count, out.complete, out.stopped_by, out.method, out.backend) == (0, True, None, "refuted",
+                                                                                 "cadical195")
+    assert out.choice == ("exact had found no solution after 0.05 s; cadical195, started beside it, "
+                          "proved there is none")
+    assert out.seconds < 30  # (the exact engine alone runs into the minute's limit)
+
+
+def test_the_cli_says_who_proved_it(cli, tmp_path):
+    f = tmp_path / "door.toml"
+    f.write_text(DOOR)
+    r = cli("count", f, "-t", "60")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "0 solutions"
+    assert re.fullmatch(r"cadical195, refuted, \d+\.\d{3} s", lines[1]), r.out
+    assert lines[2] == ("(cadical195 chosen: exact had found no solution after 1 s; cadical195, started beside "
+                        "it, proved there is none)")
+    d = cli("count", f, "--limit", "2", "--unique", "--json", "-t", "60").json()
+    assert (d["count"], d["complete"], d["verdict"], d["method"], d["backend"]) == (0, True, "none", "refuted",
+                                                                                 "cadical195")
+
+
+def test_an_engine_the_user_names_counts_alone(cli, tmp_path):
+    f = tmp_path / "door.toml"
+    f.write_text(DOOR)
+    d = cli("count", f, "-b", "exact", "-t", "1.5", "--json").json()
+    assert (d["count"], d["complete"], d["stopped_by"], d["backend"], d["method"]) == (
+        0, False, "time-limit", "exact", "enumerate")
+
+
+def test_a_refuter_that_finds_a_solution_leaves_the_count_to_finish(soon, monkeypatch):
+    spy = _Refuter(SearchResult(1, False, "fake-refuter", 0.0, [], "limit"), wait=False)
+    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: spy)
+    out = jobs.count(load_puzzle("pentomino-3x20"), _Slow(), may_switch=True, jobs=1)
+    assert spy.ran
+    assert (out.count, out.complete, out.method, out.backend, out.choice) == (8, True, "enumerate", "slow-exact",
+                                                                             None)
+
+
+def test_the_real_refuter_on_a_board_with_solutions_changes_nothing(soon):
+    out = jobs.count(load_puzzle("pentomino-3x20"), _Slow(), may_switch=True, jobs=1)
+    assert (out.count, out.complete, out.method, out.backend) == (8, True, "enumerate", "slow-exact")
+    assert jobs._refuter_for(_Slow(), load_puzzle("pentomino-3x20").compile(), True).name == "cadical195"
+
+
+def test_a_failed_refuter_leaves_the_count_as_it_was(soon, monkeypatch):
+    broken = _Refuter(SolverFailed("refuter crashed"), wait=False)
+    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: broken)
+    out = jobs.count(load_puzzle("pentomino-3x20"), _Slow(), may_switch=True, jobs=1)
+    assert broken.ran
+    assert (out.count, out.complete, out.backend) == (8, True, "slow-exact")
+
+
+def test_a_proof_of_none_beside_verified_solutions_is_an_error_not_an_answer(soon, monkeypatch):
+    liar = _Refuter(SearchResult(0, True, "fake-refuter", 0.0, []))
+    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: liar)
+    with pytest.raises(VerificationError, match=r"^fake-refuter proved this problem has no solution, but "
+                                                r"slow-exact found \d+ that passed the puzzle's checks$"):
+        jobs.count(load_puzzle("pentomino-3x20"), _Slow(), may_switch=True, jobs=1)
+
+
+def test_no_refuter_where_it_has_nothing_to_add():
+    problem = load_puzzle("pentomino-3x20").compile()
+    # the user's own engine, a model counter, or CaDiCaL itself counting
+    assert jobs._refuter_for(get_backend("exact"), problem, False) is None
+    assert jobs._refuter_for(get_backend("ganak"), problem, True) is None
+    assert jobs._refuter_for(get_backend("cadical195"), problem, True) is None
