@@ -156,7 +156,7 @@ def _first_supporting(prefs, problem: Problem, encoding: str | None) -> Backend:
 class SolveOutcome:
     status: Status
     solution: object | None
-    backend: str
+    backend: str | None  # None: no engine was called (a precheck)
     seconds: float
     reason: str | None = None  # why there is no solution, when known without solving
     method: str | None = None  # how it was found, when not by one plain search
@@ -171,8 +171,8 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     problem = problem or puzzle.compile()
     reason = puzzle.precheck()
     if reason:
-        return SolveOutcome(Status.NO_SOLUTION, None, backend.name if backend else "-", 0.0, reason,
-                            method="precheck")
+        # (no engine was called: the outcome names none)
+        return SolveOutcome(Status.NO_SOLUTION, None, None, 0.0, reason, method="precheck")
     backend = backend or pick_backend(problem, None, "solve")
     clock = Deadline(None)
     try:
@@ -395,7 +395,7 @@ class CountOutcome:
     count: int
     complete: bool
     unique: bool
-    backend: str
+    backend: str | None  # None: no engine was called (a precheck, line logic)
     seconds: float
     stopped_by: str | None = None
     method: str = "enumerate"
@@ -1087,8 +1087,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     problem = problem or puzzle.compile()
     reason = puzzle.precheck()
     if reason:
-        return CountOutcome(0, True, unique, backend.name if backend else "-", 0.0, method="precheck",
-                            reason=reason)
+        return CountOutcome(0, True, unique, None, 0.0, method="precheck", reason=reason)
     choice = None
     if backend is None:
         backend, choice = choose_count_backend(problem, listing=keep or limit is not None)

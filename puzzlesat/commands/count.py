@@ -83,7 +83,8 @@ def run(args) -> int:
         if cluster is not None:
             cluster.close()
     shown = out.solutions[:n_shown]
-    choice = out.choice or choice  # the job may have handed over to another engine
+    # the job may have handed over to another engine; a precheck called none
+    choice = None if out.method == "precheck" else out.choice or choice
     # a model counter stopped before it finished knows no count at all
     no_count = not out.complete and out.count == 0 and not backend.can_enumerate
     if args.json:

@@ -209,10 +209,11 @@ def test_piece_that_fits_nowhere_is_no_solution_named_at_its_line(cli, tmp_path)
     why = f"piece V ({f}:2) fits nowhere on the board"
     r = cli("solve", str(f))
     assert (r.code, r.out) == (1, f"no solution: {why}\n")
+    # no engine ran, and none is named (solve named its race "exact | cadical195")
     d = cli("count", str(f), "--json").json()
-    assert (d["count"], d["complete"], d["method"], d["reason"]) == (0, True, "precheck", why)
+    assert (d["count"], d["complete"], d["method"], d["reason"], d["backend"]) == (0, True, "precheck", why, None)
     d = cli("solve", str(f), "--json").json()  # no search ran: solve says so as count does
-    assert (d["status"], d["method"], d["reason"]) == ("no-solution", "precheck", why)
+    assert (d["status"], d["method"], d["reason"], d["backend"]) == ("no-solution", "precheck", why, None)
     info = cli("info", str(f), "--json")
     assert info.code == 0
     assert [(p["name"], p["placements"]) for p in info.json()["pieces"]] == [("V", 0), ("O", 4)]
