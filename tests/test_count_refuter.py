@@ -16,12 +16,15 @@ from puzzlesat.errors import VerificationError
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling.tomlfile import load as load_toml
 
-#: two mutilated 8x8 boards joined by a door two cells high: one region,
-#: balanced as a whole (the precheck's colourings pass it), no tiling;
-#: CaDiCaL proves it in a fraction of a second, dancing links searches for
-#: more than a minute
+#: two mutilated 8x8 boards joined by a door two cells high, to be tiled by
+#: dominoes and one 2x2 square: one region, balanced as a whole (the
+#: precheck's colourings pass it), no tiling (the left half has two cells of
+#: one colour too many, and the door lets one through); CaDiCaL proves it in
+#: a fraction of a second, dancing links searches for more than a minute,
+#: and the square keeps it from the determinant that counts domino tilings
 DOOR = ('[board]\nsize = [8, 17]\nholes = [' + "".join(f"[{i}, 9], " for i in range(1, 9) if i not in (4, 5))
-        + '[1, 1], [8, 8], [1, 10], [8, 17]]\n[[pieces]]\nset = "dominoes"\ncount = 63\n')
+        + '[1, 1], [8, 8], [1, 10], [8, 17]]\n[[pieces]]\nset = "dominoes"\ncount = 61\n'
+        '[[pieces]]\nname = "O"\ncells = [[1, 1], [1, 2], [2, 1], [2, 2]]\ncount = 1\n')
 
 
 @pytest.fixture

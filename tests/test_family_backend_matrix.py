@@ -35,7 +35,7 @@ from puzzlesat.models.tiling.standard import standard_set
 
 from .hand_geometry import apply, board_symmetries, shift, signed_permutations, sixfold
 
-ENGINES = ["exact", "cadical195", "cpsat", "ganak"]  # the last only counts
+ENGINES = ["exact", "cadical195", "cpsat", "ganak"]  # the last only counts (kasteleyn: at the end)
 
 # ------------------------------------------------------------ geometry, by hand (and hand_geometry)
 
@@ -503,3 +503,26 @@ def test_the_exact_cover_engine_declines_nonograms_and_says_why(encoding, why):
         assert reason.endswith(": an exact cover has options for primary variables only")
     with pytest.raises(BackendError, match="backend 'exact' cannot take this problem: not an exact cover"):
         jobs.count(puzzle, get_backend("exact"), problem=problem)
+
+
+# ------------------------------------------------------------ the determinant (kasteleyn)
+
+
+def test_kasteleyn_counts_the_domino_boards_whose_graph_is_planar(lattice_cases, box_cases):
+    # the brute force's numbers: lozenge tilings of the triangle lattice's
+    # hexagons (honeycomb graphs) and the perfect matchings of the cube Q3
+    # (planar too); Q4 is not planar, and the engine says so
+    kb = get_backend("kasteleyn")
+    for name in ("triangle hexagon-2 diamonds", "triangle hexagon-3 diamonds"):
+        case, puzzle, problem = lattice_cases[name]
+        out = jobs.count(puzzle, kb, problem=problem)
+        assert (out.count, out.complete, out.method) == (len(case.tilings), True, "determinant"), name
+    case, puzzle, problem = box_cases["2x2x2 dominoes"]
+    assert jobs.count(puzzle, kb, problem=problem).count == len(case.tilings) == 9
+    case, puzzle, problem = box_cases["2x2x2x2 dominoes"]
+    assert kb.supports(problem) == "its graph (cells joined by the placements that cover both) is not planar"
+    # the default count takes the determinant where it can, and Ganak or the
+    # exact-cover engine where it cannot
+    _, puzzle3, problem3 = lattice_cases["triangle hexagon-3 diamonds"]
+    assert jobs.count(puzzle3, problem=problem3).backend == "kasteleyn"
+    assert jobs.choose_count_backend(problem, listing=False)[0].name != "kasteleyn"

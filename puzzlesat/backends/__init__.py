@@ -35,6 +35,9 @@ _FACTORIES: dict[str, tuple[str, str]] = {
               "exact cover by dancing links (miniexact, Algorithms X/M)"),
     "ganak": ("puzzlesat.backends.ganak:GanakBackend",
               "Ganak exact projected model counter (counts only)"),
+    "kasteleyn": ("puzzlesat.backends.kasteleyn:KasteleynBackend",
+                  "perfect matchings of planar graphs by Kasteleyn's determinant: domino tilings "
+                  "of any board of the plane (counts only)"),
     "external:": ("puzzlesat.backends.external:external_backend", "any DIMACS solver binary (external:cadical, external:/path/to/kissat -q)"),
 }
 

@@ -112,6 +112,11 @@ class Backend:
     #: released) during a long search, so a progress line can be redrawn and
     #: Ctrl-C handled, even where that costs a little (a forked search).
     responsive: bool = False
+    #: how an engine that cannot enumerate counts (count's "method")
+    count_method: str = "model-count"
+    #: False for an engine whose count a split does not speed up (a
+    #: determinant: each part would cost as much as the whole)
+    splits_pay: bool = True
 
     def supports(self, problem: Problem) -> str | None:
         """None if this engine can take ``problem``, else the reason it cannot."""

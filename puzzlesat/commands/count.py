@@ -56,7 +56,7 @@ def run(args) -> int:
     # the few solutions --show prints need no enumerating engine for the count
     listing = args.limit is not None
     if args.backend is None:
-        backend, choice = jobs.choose_count_backend(problem, args.encoding, listing=listing)
+        backend, choice = jobs.choose_count_backend(problem, args.encoding, listing=listing, unique=args.unique)
     else:
         backend, choice = backend_for(args, problem, "count"), None
     progress = wants_progress(args)
@@ -85,7 +85,7 @@ def run(args) -> int:
     shown = out.solutions[:n_shown]
     # the job may have handed over to another engine; a precheck called none
     choice = None if out.method == "precheck" else out.choice or choice
-    # a model counter stopped before it finished knows no count at all
+    # a counter (Ganak, a determinant) stopped before it finished knows no count at all
     no_count = not out.complete and out.count == 0 and not backend.can_enumerate
     if args.json:
         symmetries = len(problem.symmetries)
@@ -122,7 +122,8 @@ def run(args) -> int:
                 line += " (unique)"
         elif no_count:
             line = (f"no count: {out.backend} was {_stopped(out.stopped_by)} before it finished "
-                    "(a model counter has no partial count)")
+                    f"(a {'determinant' if backend.count_method == 'determinant' else 'model counter'} "
+                    "has no partial count)")
         else:
             line = f"at least {out.count} {what}, incomplete ({_stopped(out.stopped_by)})"
         if args.limit is not None and out.count >= 2:

@@ -1,0 +1,225 @@
+"""The kasteleyn engine: perfect matchings of planar graphs (domino tilings)
+counted by a determinant, checked against the exact-cover engine's
+enumeration on random boards of three lattices, against closed forms, and
+its determinant against exact rational elimination."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from fractions import Fraction
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.backends import BackendError, get_backend
+from puzzlesat.backends.kasteleyn import exact_det
+from puzzlesat.loading import load_puzzle
+from puzzlesat.models.tiling.tomlfile import load as load_toml
+from puzzlesat.problem import Clause, Exactly, Problem
+
+#: each lattice as a graph on (row, column): the square grid (bipartite),
+#: the triangular lattice (hexagons' centres: not bipartite), the honeycomb
+#: as a brick wall (triangles' centres: bipartite)
+STEPS = {
+    "square": lambda i, j: [(0, 1), (1, 0)],
+    "triangular": lambda i, j: [(0, 1), (1, 0), (1, -1)],
+    "honeycomb": lambda i, j: [(0, 1)] + ([(1, 0)] if (i + j) % 2 == 0 else []),
+}
+
+
+def lattice_problem(kind: str, cells, rng=None) -> Problem:
+    """Dominoes on ``cells``: a cell per item, a variable per pair of
+    neighbours (two for some pairs when ``rng`` is given: parallel edges)."""
+    cells = list(cells)
+    here = set(cells)
+    p = Problem(fixed_weight=True)
+    covering: dict = {c: [] for c in cells}
+    for (i, j) in cells:
+        for di, dj in STEPS[kind](i, j):
+            other = (i + di, j + dj)
+            if other in here:
+                for k in range(rng.choice([1, 1, 2]) if rng else 1):
+                    v = p.var(((i, j), other, k))
+                    covering[(i, j)].append(v)
+                    covering[other].append(v)
+    for c in cells:
+        p.exactly_one(covering[c])
+    return p
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return get_backend("kasteleyn")
+
+
+def test_random_boards_of_three_lattices_agree_with_enumeration(kb):
+    rng = random.Random(2026)
+    exact = get_backend("exact")
+    kinds = {"square": 0, "triangular": 0, "honeycomb": 0}
+    nonzero = 0
+    for _ in range(150):
+        kind = rng.choice(sorted(kinds))
+        m, n = rng.randint(1, 5), rng.randint(1, 6)  # (the enumeration pays per tiling)
+        holes = rng.choice([0.0, 0.1, 0.25])
+        p = lattice_problem(kind, [(i, j) for i in range(m) for j in range(n) if rng.random() >= holes], rng)
+        if p.primary and rng.random() < 0.3:  # a split's forced literal
+            v = rng.choice(p.primary)
+            p = p.with_constraints([Clause((rng.choice([v, -v]),))])
+        assert kb.supports(p) is None
+        got = kb.search(p)
+        want = exact.search(p)
+        assert (got.count, got.complete) == (want.count, True), (kind, m, n)
+        kinds[kind] += 1
+        nonzero += got.count > 0
+    assert min(kinds.values()) > 30 and nonzero > 50  # every lattice, and real counts, were tried
+
+
+def test_rectangles_match_kasteleyns_product_formula(kb):
+    # T(m, n) = prod over j <= m/2, k <= n/2 of (4 cos^2(pi j/(m+1)) + 4 cos^2(pi k/(n+1)))
+    for m in range(1, 9):
+        for n in range(1, 9):
+            f = 1.0
+            for j in range(1, (m + 1) // 2 + 1):
+                for k in range(1, (n + 1) // 2 + 1):
+                    f *= 4 * math.cos(math.pi * j / (m + 1)) ** 2 + 4 * math.cos(math.pi * k / (n + 1)) ** 2
+            want = round(f) if m * n % 2 == 0 else 0
+            p = lattice_problem("square", [(i, j) for i in range(m) for j in range(n)])
+            assert kb.search(p).count == want, (m, n)
+    p = lattice_problem("square", [(i, j) for i in range(2) for j in range(30)])
+    assert kb.search(p).count == 1346269  # Fibonacci(31)
+
+
+def test_a_large_board_is_counted_exactly(kb):
+    # the 20 x 20 board: OEIS A004003(10)
+    p = lattice_problem("square", [(i, j) for i in range(20) for j in range(20)])
+    r = kb.search(p)
+    assert (r.count, r.complete) == (
+        1269984011256235834242602753102293934298576249856, True)
+    assert r.stats["largest_order"] == 200 and r.stats["primes"] > 1
+
+
+def test_the_determinant_is_exact():
+    rng = random.Random(5)
+    for _ in range(60):
+        n = rng.randint(1, 7)
+        rows = [[rng.choice([0, 0, 1, -1, 2, -3, 10**6]) for _ in range(n)] for _ in range(n)]
+        a = [[Fraction(x) for x in row] for row in rows]
+        want = Fraction(1)
+        for k in range(n):  # rational elimination, written here
+            r = next((i for i in range(k, n) if a[i][k] != 0), None)
+            if r is None:
+                want = Fraction(0)
+                break
+            if r != k:
+                a[k], a[r] = a[r], a[k]
+                want = -want
+            want *= a[k][k]
+            for i in range(k + 1, n):
+                f = a[i][k] / a[k][k]
+                a[i] = [x - f * y for x, y in zip(a[i], a[k])]
+        entries = [(i, j, x) for i, row in enumerate(rows) for j, x in enumerate(row) if x]
+        assert exact_det(entries, n)[0] == want
+
+
+def test_hexagon_and_triangle_boards_from_files(kb):
+    # dihexes on the hexagon of side 2 (a triangular-lattice graph, not
+    # bipartite), and diamonds on the triangle lattice's hexagon of side 2 (a honeycomb: lozenge tilings): the
+    # family's own problems, against enumeration
+    exact = get_backend("exact")
+    hexagon = load_toml('lattice = "hex"\n[board]\nart = """\no o o o\n o o o o\n"""\n'
+                        '[[pieces]]\nset = "dihexes"\ncount = 4\n', "hex.toml").compile()
+    lozenges = load_toml('lattice = "triangle"\n[board]\nhexagon = 2\n[[pieces]]\nset = "diamonds"\n'
+                         'count = 12\n', "tri.toml").compile()
+    for p in (hexagon, lozenges):
+        assert kb.supports(p) is None
+        want = exact.search(p)
+        assert want.complete and want.count > 1
+        assert kb.search(p).count == want.count
+    assert kb.search(lozenges).count == 20  # MacMahon: the hexagon of side 2 has 20 lozenge tilings
+
+
+def test_what_it_does_not_take_is_said(kb):
+    # (a pentomino's placement: its five cells and the piece's one-of)
+    assert kb.supports(load_puzzle("pentomino-6x10").compile()) == (
+        "a variable is in 6 ExactlyOne constraints, not 2: the engine counts perfect matchings (dominoes, each "
+        "placement on its two cells)")
+    # K3,3: six cells, every pair across joined: not planar
+    p = Problem()
+    covering: dict = {c: [] for c in range(6)}
+    for a in range(3):
+        for b in range(3, 6):
+            v = p.var((a, b))
+            covering[a].append(v)
+            covering[b].append(v)
+    for c in range(6):
+        p.exactly_one(covering[c])
+    assert kb.supports(p) == "its graph (cells joined by the placements that cover both) is not planar"
+    # a count of some of the edges, which the cells do not fix
+    p = lattice_problem("square", [(i, j) for i in range(2) for j in range(4)])
+    some = p.with_constraints([Exactly(2, tuple(p.primary[:5]))])
+    assert kb.supports(some) == "it counts some pieces apart (Exactly constraints the cells do not imply)"
+    # one of all of them, which they do (4 dominoes on 8 cells): taken
+    assert kb.search(p.with_constraints([Exactly(4, tuple(p.primary))])).count == 5
+    with pytest.raises(BackendError, match="^backend 'kasteleyn' cannot take this problem: a variable is in 6 "):
+        kb.count(load_puzzle("pentomino-6x10").compile())
+    with pytest.raises(BackendError, match="^backend 'kasteleyn' only counts solutions"):
+        kb.search(load_puzzle("dominoes-2x4").compile(), keep=True)
+
+
+def test_contradictory_forced_literals_leave_no_matching(kb):
+    p = load_puzzle("dominoes-2x4").compile()
+    v = p.primary[0]
+    assert kb.search(p.with_constraints([Clause((v,)), Clause((-v,))])).count == 0
+    # two placements forced on one cell
+    cell = next(c for c in p.constraints if len(c.vars) > 1)
+    a, b = cell.vars[:2]
+    assert kb.search(p.with_constraints([Clause((a,)), Clause((b,))])).count == 0
+    forced = p.with_constraints([Clause((a,))])
+    assert kb.search(forced).count == get_backend("exact").search(forced).count
+
+
+def test_a_stop_asked_a_limit_and_a_time_limit(kb):
+    p = lattice_problem("square", [(i, j) for i in range(30) for j in range(30)])
+    r = kb.search(p, on_count=lambda n: True)
+    assert (r.count, r.complete, r.stopped_by) == (0, False, "callback")
+    r = kb.search(p, time_limit=0.0)
+    assert (r.count, r.complete, r.stopped_by) == (0, False, "time-limit")
+    r = kb.search(lattice_problem("square", [(i, j) for i in range(4) for j in range(4)]), limit=10)
+    assert (r.count, r.complete, r.stopped_by, r.stats["exact_count"]) == (10, False, "limit", 36)
+
+
+#: two mutilated 16x16 boards joined by a door two cells high: no tiling,
+#: which every enumerating engine and CaDiCaL search for minutes
+BIG_DOOR = ('[board]\nsize = [16, 33]\nholes = [' + "".join(f"[{i}, 17], " for i in range(1, 17) if i not in (7, 8))
+            + '[1, 1], [16, 16], [1, 18], [16, 33]]\n[[pieces]]\nset = "dominoes"\ncount = 255\n')
+
+
+def test_count_uses_it_by_default_and_says_so(cli, tmp_path):
+    r = cli("count", "dominoes-8x8")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "12988816 solutions"
+    assert re.fullmatch(r"kasteleyn, determinant, \d+\.\d{3} s", lines[1]), r.out
+    assert lines[2] == ("(kasteleyn chosen: every placement covers two cells and the cells' graph is planar: "
+                        "Kasteleyn's determinant counts the tilings without listing them)")
+    f = tmp_path / "door.toml"
+    f.write_text(BIG_DOOR)
+    d = cli("count", f, "--json", "-t", "60").json()
+    assert (d["count"], d["complete"], d["backend"], d["method"], d["subproblems"]) == (
+        0, True, "kasteleyn", "determinant", 1)
+    # solutions to list (--limit), or classes to count (--unique): another engine
+    d = cli("count", "dominoes-2x4", "--limit", "2", "--json").json()
+    assert d["backend"] == "exact" and d["verdict"] == "multiple"
+    d = cli("count", "dominoes-2x4", "--unique", "--json").json()
+    assert (d["count"], d["backend"]) == (4, "exact")
+    r = cli("solve", "dominoes-2x4", "-b", "kasteleyn")
+    assert (r.code, r.err) == (2, "puzzlesat: backend 'kasteleyn' only counts solutions; it cannot solve "
+                                  "(use e.g. 'cadical195')\n")
+
+
+def test_a_count_on_many_cores_is_not_split():
+    out = jobs.count(load_puzzle("dominoes-8x8"), get_backend("kasteleyn"), jobs=2)
+    assert (out.count, out.complete, out.subproblems) == (12_988_816, True, 1)
+
