@@ -1074,12 +1074,15 @@ class _Refuter:
 
 
 def _refuter_for(backend: Backend, problem: Problem, may_switch: bool) -> Backend | None:
-    """REFUTER, when the count's engine is a default one (not the user's
-    choice) that lists solutions and is not REFUTER itself, and REFUTER is
-    installed and takes the problem."""
-    if not may_switch or not backend.can_enumerate or backend.name == REFUTER:
+    """The engine to try to prove a default count (not the user's choice of
+    engine) empty, when that count's engine lists solutions: the
+    determinant where it takes the problem (dominoes on a board of the
+    plane, a count that lists solutions: a proof in milliseconds where
+    CaDiCaL may take minutes), else REFUTER; never the count's own engine."""
+    if not may_switch or not backend.can_enumerate:
         return None
-    return next(_supporting((REFUTER,), problem, None), None)
+    return next((e for e in _supporting((MATCHING_COUNTER, REFUTER), problem, None) if e.name != backend.name),
+                None)
 
 
 def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,

@@ -138,3 +138,23 @@ def test_no_refuter_where_it_has_nothing_to_add():
     assert jobs._refuter_for(get_backend("exact"), problem, False) is None
     assert jobs._refuter_for(get_backend("ganak"), problem, True) is None
     assert jobs._refuter_for(get_backend("cadical195"), problem, True) is None
+
+
+#: the door between two mutilated 16x16 boards, dominoes only: CaDiCaL too
+#: searches for minutes, the determinant of its planar graph is 0 at once
+BIG_DOOR = ('[board]\nsize = [16, 33]\nholes = [' + "".join(f"[{i}, 17], " for i in range(1, 17) if i not in (7, 8))
+            + '[1, 1], [16, 16], [1, 18], [16, 33]]\n[[pieces]]\nset = "dominoes"\ncount = 255\n')
+
+
+def test_on_dominoes_the_determinant_refutes_a_count_that_lists(soon):
+    # (--limit 2 lists the solutions it finds: the exact-cover engine counts,
+    # and the determinant is the refuter)
+    puzzle = load_toml(BIG_DOOR, "door.toml")
+    assert puzzle.precheck() is None
+    out = jobs.count(puzzle, limit=2, keep=True, time_limit=60)
+    assert (out.count, out.complete, out.method, out.backend) == (0, True, "refuted", "kasteleyn")
+    assert out.choice == ("exact had found no solution after 0.05 s; kasteleyn, started beside it, "
+                          "proved there is none")
+    # a board with a solution: the determinant finds it has some, and the count goes on
+    out = jobs.count(load_puzzle("dominoes-8x8"), _Slow(), limit=3, may_switch=True)
+    assert (out.count, out.complete, out.stopped_by, out.backend) == (3, False, "limit", "slow-exact")
