@@ -19,6 +19,8 @@ Engines:
 - ``exact``: puzzlesat's "exact" back end (translation, forked child,
   streaming); ``exact:x``, ``exact:m``, ``exact:c`` force an algorithm;
 - ``ganak``: projected model counting on the CNF;
+- ``kasteleyn``: the determinant of a planar graph's Kasteleyn matrix (only
+  dominoes on boards of the plane);
 - ``cadical195`` (or any PySAT name): blocking-clause counting;
 - ``count``: ``jobs.count()`` with the exact back end — what ``puzzlesat
   count -b exact --jobs 1`` does: the family's implied constraints (dead
@@ -209,8 +211,12 @@ def preload() -> None:
     import miniexact  # noqa: F401
     import pysat.solvers  # noqa: F401
 
+    import networkx  # noqa: F401  (the kasteleyn engine imports it when a problem is one it counts)
+    import numpy  # noqa: F401
+
     import puzzlesat.backends.exactcover  # noqa: F401
     import puzzlesat.backends.ganak  # noqa: F401
+    import puzzlesat.backends.kasteleyn  # noqa: F401
     import puzzlesat.backends.pysat_backend  # noqa: F401
     import puzzlesat.estimate  # noqa: F401
     import puzzlesat.jobs  # noqa: F401
