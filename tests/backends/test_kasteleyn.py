@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 import random
 import re
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -223,3 +225,14 @@ def test_a_count_on_many_cores_is_not_split():
     out = jobs.count(load_puzzle("dominoes-8x8"), get_backend("kasteleyn"), jobs=2)
     assert (out.count, out.complete, out.subproblems) == (12_988_816, True, 1)
 
+
+
+def test_asking_about_a_problem_it_does_not_count_imports_no_networkx():
+    # count asks the engine about every default count's problem: networkx
+    # (~0.1 s to import) comes in only for one it counts
+    code = ("import sys\nfrom puzzlesat.backends import get_backend\nfrom puzzlesat.loading import load_puzzle\n"
+            "kb = get_backend('kasteleyn')\nassert kb.supports(load_puzzle('pentomino-3x20').compile())\n"
+            "print('networkx' in sys.modules)\n"
+            "kb.supports(load_puzzle('dominoes-2x4').compile())\nprint('networkx' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["False", "True"], out.stderr
