@@ -51,6 +51,7 @@ import threading
 import time
 from contextlib import contextmanager, nullcontext
 from fractions import Fraction
+from typing import Callable
 from dataclasses import dataclass, field
 
 from .backends import Backend, BackendError, SearchResult, SolveResult, Status, get_backend
@@ -571,9 +572,14 @@ class _Counter:
         #: whether anything may set ``halt``: only then are searches that had
         #: no on_count given one (it makes some engines search in a child)
         self.haltable = False
+        #: called at each look at ``halt`` (a :class:`_Refuter` starts itself there)
+        self.look: Callable[[], None] | None = None
 
     def halted(self, *_) -> bool:
         """An engine's on_count, or a tick: True (stop) once ``halt`` is set."""
+        look = self.look
+        if look is not None:
+            look()
         return self.halt.is_set()
 
     def raw_for(self, k: int) -> int:
@@ -674,11 +680,11 @@ class _Counter:
 
         def ticked() -> bool:
             tick()
-            return self.halt.is_set()
+            return self.halted()
 
         def count_so_far(n: int) -> bool:
             counted(n)
-            return self.halt.is_set()
+            return self.halted()
         r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, ticked,
                              phases, see, on_count=count_so_far)
         self.add_solutions(r.solutions, r.assignments)
@@ -724,7 +730,7 @@ class _Counter:
         try:
             executor.start(_count_part, work, [(i, lits, budget) for i, lits in enumerate(parts)])
             while unfinished:
-                if self.halt.is_set():
+                if self.halted():
                     complete, stopped = False, "halted"
                     break
                 wait = deadline.remaining()
@@ -1025,38 +1031,54 @@ REFUTER_ASKS = 0.05
 
 
 class _Refuter:
-    """While a count runs (a context manager around it), a thread that waits
-    REFUTE_AFTER seconds and then, if the count has found no solution yet,
-    runs ``engine`` on the problem for one solution.  If it proves there is
+    """While a count runs (a context manager around it): once REFUTE_AFTER
+    seconds have passed with no solution found, a thread of its own runs
+    ``engine`` on the problem for one solution.  If that proves there is
     none, it sets ``refuted`` and the counter's ``halt``, so the count stops
     at its engines' next look.  It stops itself when the count finds a
     solution or ends, and when it finds one itself (the count will too).
-    A refuter that fails leaves the count as it was (``error``)."""
+    A refuter that fails leaves the count as it was (``error``).
+
+    The thread is started from the count's own looks at ``halt``
+    (``_Counter.halted``: its engines ask every REFUTER_ASKS seconds, a
+    split count's parent every POLL_PARTS), so a count that ends sooner
+    starts none (a thread started and joined cost a count of a few cells a
+    third of its time)."""
 
     def __init__(self, engine: Backend, problem: Problem, ctr: "_Counter", deadline: Deadline):
         self.engine, self.problem, self.ctr, self.deadline = engine, problem, ctr, deadline
         self.refuted = False
-        self.started = False
         self.error: BaseException | None = None
+        self._since = time.perf_counter()
         self._over = threading.Event()
         self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
+
+    @property
+    def started(self) -> bool:
+        return self._thread is not None
 
     def __enter__(self) -> "_Refuter":
         self.ctr.haltable = True
-        self._thread = threading.Thread(target=self._run, name="refuter", daemon=True)
-        self._thread.start()
+        self.ctr.look = self.look
         return self
+
+    def look(self) -> None:
+        """Start the refuter if it is time (called from any thread)."""
+        if self._thread is not None or time.perf_counter() - self._since < REFUTE_AFTER or self._pointless():
+            return
+        with self._starting:
+            if self._thread is None and not self._over.is_set():
+                self._thread = threading.Thread(target=self._run, name="refuter", daemon=True)
+                self._thread.start()
 
     def _pointless(self, *_) -> bool:
         return self._over.is_set() or self.ctr.progress.n > 0
 
     def _run(self) -> None:
-        if self._over.wait(REFUTE_AFTER) or self._pointless():
-            return
         remaining = self.deadline.remaining()
         if remaining is not None and remaining <= 0:
             return
-        self.started = True
         try:
             with backend_base.asking_every(REFUTER_ASKS):
                 r = self.engine.search(self.problem, limit=1, time_limit=remaining, on_count=self._pointless)
@@ -1068,7 +1090,9 @@ class _Refuter:
             self.ctr.halt.set()
 
     def __exit__(self, *exc) -> None:
-        self._over.set()
+        self.ctr.look = None
+        with self._starting:
+            self._over.set()
         if self._thread is not None:
             self._thread.join()
 

@@ -34,8 +34,9 @@ def soon(monkeypatch):
 
 
 class _Slow(Backend):
-    """The exact engine after ``delay`` seconds of nothing (so a refuter
-    started early runs while no solution has been found)."""
+    """The exact engine after ``delay`` seconds of nothing but asking its
+    caller's on_count, as engines do (so a refuter started early runs while
+    no solution has been found)."""
 
     name = "slow-exact"
 
@@ -44,7 +45,11 @@ class _Slow(Backend):
         self.solutions_are_free = self.inner.solutions_are_free
 
     def search(self, problem, **kwargs):
-        time.sleep(self.delay)
+        end = time.monotonic() + self.delay
+        while time.monotonic() < end:
+            if kwargs.get("on_count") is not None and kwargs["on_count"](0):
+                return SearchResult(0, False, self.name, 0.0, [], "callback")
+            time.sleep(0.01)
         return self.inner.search(problem, **kwargs)
 
 
@@ -158,3 +163,10 @@ def test_on_dominoes_the_determinant_refutes_a_count_that_lists(soon):
     # a board with a solution: the determinant finds it has some, and the count goes on
     out = jobs.count(load_puzzle("dominoes-8x8"), _Slow(), limit=3, may_switch=True)
     assert (out.count, out.complete, out.stopped_by, out.backend) == (3, False, "limit", "slow-exact")
+
+
+def test_a_count_that_finds_solutions_at_once_starts_no_refuter(soon, monkeypatch):
+    spy = _Refuter(SearchResult(1, False, "fake-refuter", 0.0, [], "limit"), wait=False)
+    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: spy)
+    out = jobs.count(load_puzzle("pentomino-6x10"), limit=50, keep=True, jobs=1)
+    assert (out.count, spy.ran) == (50, False)

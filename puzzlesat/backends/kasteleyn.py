@@ -53,6 +53,7 @@ uses another engine.
 
 from __future__ import annotations
 
+import functools
 import math
 import weakref
 
@@ -86,7 +87,15 @@ def matching_graph(problem: Problem) -> _Graph | str:
     for c in problem.constraints:
         if isinstance(c, ExactlyOne):
             for v in c.vars:
-                items_of.setdefault(v, []).append(n_items)
+                its = items_of.get(v)
+                if its is None:
+                    items_of[v] = [n_items]
+                elif len(its) == 2:
+                    # (said at once: count asks about every default count's
+                    # problem, and most are not this engine's)
+                    return _too_many(problem, v)
+                else:
+                    its.append(n_items)
             n_items += 1
         elif isinstance(c, Exactly):
             counts.append(c)
@@ -104,8 +113,7 @@ def matching_graph(problem: Problem) -> _Graph | str:
     for v in problem.primary:
         its = items_of.get(v, ())
         if len(its) != 2 or its[0] == its[1]:
-            return (f"a variable is in {len(its)} ExactlyOne constraint{'s' if len(its) != 1 else ''}, not 2: "
-                    "the engine counts perfect matchings (dominoes, each placement on its two cells)")
+            return _not_two(len(its))
     for c in counts:
         # k edges in every perfect matching of 2k vertices: implied
         if set(c.vars) != primary or 2 * c.k != n_items:
@@ -131,6 +139,16 @@ def matching_graph(problem: Problem) -> _Graph | str:
     keep = [i for i in range(n_items) if not gone[i]]
     index = {old: new for new, old in enumerate(keep)}
     return _Graph(len(keep), {(index[a], index[b]): m for (a, b), m in edges.items()})
+
+
+def _too_many(problem: Problem, v: int) -> str:
+    k = sum(1 for c in problem.constraints if isinstance(c, ExactlyOne) and v in c.vars)
+    return _not_two(k)
+
+
+def _not_two(k: int) -> str:
+    return (f"a variable is in {k} ExactlyOne constraint{'s' if k != 1 else ''}, not 2: "
+            "the engine counts perfect matchings (dominoes, each placement on its two cells)")
 
 
 def _components(g: _Graph) -> list[list[int]]:
@@ -440,6 +458,15 @@ class _Stop(Exception):
         self.why = why
 
 
+@functools.lru_cache(maxsize=None)
+def _missing() -> str | None:
+    """The first of the engine's modules that is not installed, if any
+    (looked up once: 70 us a time)."""
+    import importlib.util
+
+    return next((mod for mod in ("networkx", "numpy") if importlib.util.find_spec(mod) is None), None)
+
+
 class KasteleynBackend(Backend):
     name = "kasteleyn"
     can_enumerate = False
@@ -451,11 +478,9 @@ class KasteleynBackend(Backend):
         # fail at construction when missing, but import them only when a
         # problem is one to count (count asks every default count's
         # problem, and the two take ~0.2 s to import)
-        import importlib.util
-
-        for mod in ("networkx", "numpy"):
-            if importlib.util.find_spec(mod) is None:
-                raise ImportError(f"No module named {mod!r}")
+        missing = _missing()
+        if missing:
+            raise ImportError(f"No module named {missing!r}")
         self._last: tuple[weakref.ref, int, _Plan] | None = None
 
     def _plan(self, problem: Problem) -> _Plan:
