@@ -1069,6 +1069,9 @@ class _Refuter:
             return
         with self._starting:
             if self._thread is None and not self._over.is_set():
+                # (the progress line says what the second engine is doing)
+                self.ctr.progress.label += f" ({self.engine.name} beside it, to prove there is none)"
+                self.ctr.progress.tick(0, force=True)
                 self._thread = threading.Thread(target=self._run, name="refuter", daemon=True)
                 self._thread.start()
 

@@ -86,8 +86,15 @@ def test_a_default_count_that_finds_nothing_ends_when_cadical_proves_there_is_no
 def test_the_cli_says_who_proved_it(cli, tmp_path):
     f = tmp_path / "door.toml"
     f.write_text(DOOR)
-    r = cli("count", f, "-t", "60")
+    r = cli("count", f, "-t", "60", "--progress")
     assert r.code == 0, r.err
+    # the progress line says what the second engine is doing, once it is
+    # ("\r"-separated; text mode reads them as lines)
+    frames = [x for x in r.err.replace("\x1b[K", "").splitlines() if x.strip()]
+    # (", 0/27 sub-problems": the count is split over the cores)
+    assert re.match(r"counting: 0 solutions, 0\.0/s, 0\.\ds", frames[0]), frames
+    assert any(re.match(r"counting \(cadical195 beside it, to prove there is none\): 0 solutions, 0\.0/s, "
+                        r"1\.\ds", x) for x in frames), frames
     lines = r.out.splitlines()
     assert lines[0] == "0 solutions"
     assert re.fullmatch(r"cadical195, refuted, \d+\.\d{3} s", lines[1]), r.out

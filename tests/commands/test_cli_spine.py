@@ -330,7 +330,8 @@ def _frames(err: str) -> list[str]:
 #: of holes, the left without two opposite corners of one colour, the right
 #: without two of the other, in dominoes: no tiling (the door passes at most
 #: one cell's imbalance), which CDCL solvers and the exact-cover engine do
-#: not prove in minutes, nor the precheck: the board is one region, balanced
+#: not prove in minutes (the kasteleyn engine's determinant does, at once:
+#: these tests name their engine), nor the precheck: the board is one region, balanced
 #: as a whole (one 16x16 board without two corners it refutes at once, and
 #: the two halves without the door region by region); it builds in
 #: milliseconds, so a time limit is all search (-t counts the building too)
