@@ -65,8 +65,10 @@ DEFAULT_SOLVE_BACKEND = "cadical195"
 #: the engines ``solve`` races when no --backend is given and each takes the
 #: problem (a tiling): dancing links finds most boxes' first solution 10-100x
 #: sooner, CaDiCaL proves parity-bound boards empty where dancing links
-#: searches for minutes (backends/race.py, benchmarks/solve_default.py)
-SOLVE_RACE = ("exact", "cadical195")
+#: searches for minutes (backends/race.py, benchmarks/solve_default.py); on
+#: dominoes in the plane, the determinant (MATCHING_COUNTER) proves a board
+#: empty where both search for minutes (it lists nothing: it wins only so)
+SOLVE_RACE = ("exact", "cadical195", "kasteleyn")
 #: engines tried in order when ``count`` is given no --backend
 COUNT_PREFERENCE = ("exact", "cadical195")
 #: the model counter ``count`` prefers for exact covers with very many solutions

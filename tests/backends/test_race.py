@@ -18,13 +18,20 @@ from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling.tomlfile import load as load_toml
 
 #: two mutilated 8x8 boards joined by a door two cells high (one region,
-#: balanced as a whole, so the precheck passes it): no tiling, which CaDiCaL
-#: proves in a fraction of a second and dancing links not in minutes
+#: balanced as a whole, so the precheck passes it), in dominoes and one 2x2
+#: square: no tiling, which CaDiCaL proves in a fraction of a second and
+#: dancing links not in minutes (the square keeps the determinant out)
 DOOR = ('[board]\nsize = [8, 17]\nholes = [' + "".join(f"[{i}, 9], " for i in range(1, 9) if i not in (4, 5))
-        + '[1, 1], [8, 8], [1, 10], [8, 17]]\n[[pieces]]\nset = "dominoes"\ncount = 63\n')
+        + '[1, 1], [8, 8], [1, 10], [8, 17]]\n[[pieces]]\nset = "dominoes"\ncount = 61\n'
+        '[[pieces]]\nname = "O"\ncells = [[1, 1], [1, 2], [2, 1], [2, 2]]\ncount = 1\n')
 #: the same of 16x16 boards: CaDiCaL takes minutes too
 BIG_DOOR = ('[board]\nsize = [16, 33]\nholes = [' + "".join(f"[{i}, 17], " for i in range(1, 17) if i not in (7, 8))
-            + '[1, 1], [16, 16], [1, 18], [16, 33]]\n[[pieces]]\nset = "dominoes"\ncount = 255\n')
+            + '[1, 1], [16, 16], [1, 18], [16, 33]]\n[[pieces]]\nset = "dominoes"\ncount = 253\n'
+            '[[pieces]]\nname = "O"\ncells = [[1, 1], [1, 2], [2, 1], [2, 2]]\ncount = 1\n')
+#: and in dominoes alone: the determinant of its planar graph is 0 at once
+BIG_DOMINO_DOOR = ('[board]\nsize = [16, 33]\nholes = ['
+                   + "".join(f"[{i}, 17], " for i in range(1, 17) if i not in (7, 8))
+                   + '[1, 1], [16, 16], [1, 18], [16, 33]]\n[[pieces]]\nset = "dominoes"\ncount = 255\n')
 
 
 def test_solve_races_exact_against_cadical_on_a_tiling_and_not_elsewhere():
@@ -137,3 +144,33 @@ def test_a_failure_beside_a_winning_answer_is_said_not_dropped(monkeypatch):
     out = jobs.solve(load_puzzle("pentomino-3x20"))
     assert (out.status, out.backend) == (Status.SOLVED, "exact")
     assert out.choice == "raced against cadical195; cadical195: cadical195 crashed"
+
+
+def test_on_dominoes_the_determinant_races_and_wins_with_no_solution(cli, tmp_path):
+    # CaDiCaL and dancing links search this board for minutes; the
+    # determinant, which lists nothing, answers the race when it finds none
+    f = tmp_path / "door.toml"
+    f.write_text(BIG_DOMINO_DOOR)
+    d = cli("solve", f, "--json", "-t", "60").json()
+    assert (d["status"], d["backend"], d["backend_choice"]) == (
+        "no-solution", "kasteleyn", "raced against exact and cadical195")
+    # with a tiling, a searching engine answers (with it): the determinant's
+    # count of 12,988,816 settles nothing
+    d = cli("solve", "dominoes-8x8", "--json").json()
+    assert d["status"] == "solved" and d["backend"] in ("exact", "cadical195")
+    assert len(d["solution"]["placements"]) == 32
+    # the race holds it only where it takes the problem
+    problem = load_toml(BIG_DOMINO_DOOR, "door.toml").compile()
+    assert [e.name for e in jobs.pick_backend(problem, None, "solve").engines] == ["exact", "cadical195", "kasteleyn"]
+
+
+def test_a_counter_in_a_race_that_finds_some_leaves_it_to_the_others():
+    counter = _Fake("counter", SearchResult(7, True, "counter", 0.0, []))
+    counter.can_enumerate = False
+    answer = SearchResult(1, False, "b", 0.1, [frozenset({1})], "limit")
+    r = Race([counter, _Fake("b", answer, 0.2)]).search(None, limit=1, keep=True)
+    assert (r.backend, r.solutions) == ("b", [frozenset({1})])
+    # and when the others find nothing in time, its count is no solution to hand back
+    nothing = SearchResult(0, False, "b", 0.1, [], "time-limit")
+    r = Race([counter, _Fake("b", nothing, 0.05)]).search(None, limit=1, keep=True)
+    assert (r.count, r.complete, r.solutions) == (0, False, [])
