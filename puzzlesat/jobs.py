@@ -66,9 +66,12 @@ DEFAULT_SOLVE_BACKEND = "cadical195"
 #: problem (a tiling): dancing links finds most boxes' first solution 10-100x
 #: sooner, CaDiCaL proves parity-bound boards empty where dancing links
 #: searches for minutes (backends/race.py, benchmarks/solve_default.py); on
-#: dominoes in the plane, the determinant (MATCHING_COUNTER) proves a board
-#: empty where both search for minutes (it lists nothing: it wins only so)
-SOLVE_RACE = ("exact", "cadical195", "kasteleyn")
+#: dominoes in the plane, the determinant (MATCHING_COUNTER, a refuter)
+#: proves a board empty where both search for minutes
+SOLVE_RACE = ("exact", "cadical195")
+#: the engines that join solve's race after its first second, only to prove
+#: there is no solution (race.REFUTERS_AFTER)
+SOLVE_REFUTERS = ("kasteleyn",)
 #: engines tried in order when ``count`` is given no --backend
 COUNT_PREFERENCE = ("exact", "cadical195")
 #: the model counter ``count`` prefers for exact covers with very many solutions
@@ -115,7 +118,17 @@ def _race(names, problem: Problem, encoding: str | None) -> Backend | None:
     from .backends.race import Race
 
     engines = list(_supporting(names, problem, encoding))
-    return Race(engines) if len(engines) > 1 else None
+    if len(engines) < 2:
+        return None
+    refuters = []
+    for name in SOLVE_REFUTERS if encoding is None else ():
+        try:
+            refuters.append(get_backend(name))
+        except BackendError:
+            pass
+    # (whether a refuter takes the problem is asked in the race, if it comes
+    # to that: the determinant's planarity test takes 0.5 s on 100x100)
+    return Race(engines, refuters)
 
 
 def choose_count_backend(problem: Problem, encoding: str | None = None, *,
@@ -214,6 +227,7 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     choice = None
     if "race" in r.stats:
         others = [e.name for e in backend.engines if e.name != r.backend]
+        others += [name for name in backend.refuters_ran if name != r.backend]
         choice = (f"raced against {' and '.join(others)}" if r.status != Status.UNKNOWN else
                   f"a race of {' and '.join(e.name for e in backend.engines)}")
         for failure in r.stats.get("race_failed", []):  # the answer stands; the failure is said

@@ -13,10 +13,18 @@ the faster engine's time in wall clock.
 
 An answer is decisive when its search ended complete or reached ``limit``;
 one stopped by its time limit or failed is not, and the race waits for the
-others.  An engine that only counts (the determinant that counts domino
-tilings) may race too: it lists no solution, so its answer is decisive
-only when it is "none" (the door between two mutilated 16x16 boards: 0.07 s,
-where both searching engines take minutes).  An engine's failure is raised when no other engine answered, and
+others.
+
+``refuters`` are engines that only count (the determinant that counts
+domino tilings): they list no solution, so they join only to prove there is
+none.  Each starts REFUTERS_AFTER seconds in, when the race has not ended
+(most races end sooner, so they cost nothing there: on a 100x100 board of
+dominoes the determinant beside the two searches doubled the time to a
+first tiling), checks then whether it takes the problem (a planarity test,
+0.5 s on that board), and ends the race only with a count of 0 (the door
+between two mutilated 16x16 boards: no solution in about 1.3 s, where both
+searching engines take minutes).  A refuter that fails or cannot take the
+problem is left out quietly: it was never the race's answer.  An engine's failure is raised when no other engine answered, and
 named in the winner's ``stats["race_failed"]`` when one did.  Each engine
 is asked every ASK_LOSERS seconds whether to stop (its ``on_count``), so
 the losers end that soon after the winner.  Solutions
@@ -33,19 +41,23 @@ from .base import Backend, Deadline, SearchResult, asking_every
 
 #: seconds between an engine's looks at the race's end (its on_count)
 ASK_LOSERS = 0.02
+#: seconds before the refuters start (the searching engines' head start)
+REFUTERS_AFTER = 1.0
 
 
 class Race(Backend):
-    def __init__(self, engines: list[Backend]):
+    def __init__(self, engines: list[Backend], refuters: list[Backend] = ()):
         if len(engines) < 2:
             raise ValueError("a race needs two engines or more")
         self.engines = engines
+        self.refuters = list(refuters)
+        #: the refuters that started in the last search
+        self.refuters_ran: list[str] = []
         self.name = " | ".join(e.name for e in engines)
 
     @property
     def can_enumerate(self) -> bool:  # type: ignore[override]
-        # (a counter in the race only ever wins with "no solution")
-        return any(e.can_enumerate for e in self.engines)
+        return all(e.can_enumerate for e in self.engines)
 
     def supports(self, problem: Problem) -> str | None:
         for e in self.engines:
@@ -63,13 +75,8 @@ class Race(Backend):
         results: list[SearchResult | BaseException | None] = [None] * len(self.engines)
         ended = threading.Semaphore(0)
 
-        def decisive(r, engine: Backend) -> bool:
-            if not isinstance(r, SearchResult):
-                return False
-            if not engine.can_enumerate:
-                # a counter lists nothing: it settles the race only by proving there is nothing
-                return r.complete and r.count == 0
-            return r.complete or r.stopped_by == "limit"
+        def decisive(r) -> bool:
+            return isinstance(r, SearchResult) and (r.complete or r.stopped_by == "limit")
 
         def run(i: int, engine: Backend) -> None:
             def asked(n: int):
@@ -79,21 +86,39 @@ class Race(Backend):
 
             try:
                 with asking_every(ASK_LOSERS):
-                    if engine.can_enumerate:
-                        r = engine.search(problem, limit=limit, time_limit=deadline.remaining(), keep=keep,
-                                          phases=phases, on_count=asked)
-                    else:
-                        r = engine.search(problem, time_limit=deadline.remaining(), on_count=asked)
+                    r = engine.search(problem, limit=limit, time_limit=deadline.remaining(), keep=keep,
+                                      phases=phases, on_count=asked)
             except BaseException as e:  # a failed engine leaves the race to the others
                 r = e
             results[i] = r
-            if decisive(r, engine):
+            if decisive(r):
                 over.set()
             ended.release()
 
+        refuted: list[SearchResult] = []
+        self.refuters_ran = []
+
+        def refute(refuter: Backend) -> None:
+            if over.wait(REFUTERS_AFTER):
+                return
+            try:
+                if refuter.supports(problem) is not None or over.is_set():
+                    return
+                self.refuters_ran.append(refuter.name)
+                with asking_every(ASK_LOSERS):
+                    r = refuter.search(problem, time_limit=deadline.remaining(),
+                                       on_count=lambda n: over.is_set() or bool(on_count and on_count(0)))
+            except BaseException:  # (a refuter is never the race's answer but by a proof)
+                return
+            if r.complete and r.count == 0:
+                refuted.append(r)
+                over.set()
+
         threads = [threading.Thread(target=run, args=(i, e), name=f"race-{e.name}", daemon=True)
                    for i, e in enumerate(self.engines)]
-        for t in threads:
+        helpers = [threading.Thread(target=refute, args=(e,), name=f"refute-{e.name}", daemon=True)
+                   for e in self.refuters]
+        for t in threads + helpers:
             t.start()
         stopped_by = None
         try:
@@ -106,9 +131,12 @@ class Race(Backend):
             stopped_by = "interrupted"
         finally:
             over.set()  # the losers stop at their next look
-            for t in threads:
+            for t in threads + helpers:
                 t.join()
-        winner = next((r for r, e in zip(results, self.engines) if decisive(r, e)), None)
+        winner = next((r for r in results if decisive(r)), None)
+        if winner is None and refuted:
+            winner = refuted[0]
+            winner.seconds = deadline.elapsed()  # (its own time leaves out the head start)
         failed = [r for r in results if isinstance(r, BaseException)]
         if winner is not None:
             winner.stats = {**winner.stats, "race": self.name}
@@ -118,8 +146,7 @@ class Race(Backend):
             return winner
         if failed and stopped_by is None:
             raise failed[0]  # no answer, and an engine that failed says why
-        # (what the engines that list found; a counter's count comes with no solution)
-        got = [r for r, e in zip(results, self.engines) if isinstance(r, SearchResult) and e.can_enumerate]
+        got = [r for r in results if isinstance(r, SearchResult)]
         best = max(got, key=lambda r: r.count, default=None)
         if stopped_by is None:
             stopped_by = next((r.stopped_by for r in got if r.stopped_by not in (None, "callback")), "time-limit")

@@ -146,31 +146,59 @@ def test_a_failure_beside_a_winning_answer_is_said_not_dropped(monkeypatch):
     assert out.choice == "raced against cadical195; cadical195: cadical195 crashed"
 
 
-def test_on_dominoes_the_determinant_races_and_wins_with_no_solution(cli, tmp_path):
+def test_on_dominoes_the_determinant_joins_the_race_and_proves_there_is_none(cli, tmp_path):
     # CaDiCaL and dancing links search this board for minutes; the
-    # determinant, which lists nothing, answers the race when it finds none
+    # determinant, which lists nothing, joins after their first second
     f = tmp_path / "door.toml"
     f.write_text(BIG_DOMINO_DOOR)
     d = cli("solve", f, "--json", "-t", "60").json()
     assert (d["status"], d["backend"], d["backend_choice"]) == (
         "no-solution", "kasteleyn", "raced against exact and cadical195")
-    # with a tiling, a searching engine answers (with it): the determinant's
-    # count of 12,988,816 settles nothing
+    race = jobs.pick_backend(load_toml(BIG_DOMINO_DOOR, "door.toml").compile(), None, "solve")
+    assert ([e.name for e in race.engines], [e.name for e in race.refuters]) == (
+        ["exact", "cadical195"], ["kasteleyn"])
+    # a board with a tiling is answered before the refuter would start
     d = cli("solve", "dominoes-8x8", "--json").json()
-    assert d["status"] == "solved" and d["backend"] in ("exact", "cadical195")
+    assert (d["status"], d["backend_choice"]) == ("solved", "raced against " + (
+        "cadical195" if d["backend"] == "exact" else "exact"))
     assert len(d["solution"]["placements"]) == 32
-    # the race holds it only where it takes the problem
-    problem = load_toml(BIG_DOMINO_DOOR, "door.toml").compile()
-    assert [e.name for e in jobs.pick_backend(problem, None, "solve").engines] == ["exact", "cadical195", "kasteleyn"]
 
 
-def test_a_counter_in_a_race_that_finds_some_leaves_it_to_the_others():
-    counter = _Fake("counter", SearchResult(7, True, "counter", 0.0, []))
-    counter.can_enumerate = False
+@pytest.fixture
+def refuters_soon(monkeypatch):
+    from puzzlesat.backends import race
+
+    monkeypatch.setattr(race, "REFUTERS_AFTER", 0.05)
+
+
+def _counter(result):
+    c = _Fake("counter", result)
+    c.can_enumerate = False
+    return c
+
+
+def test_a_refuter_that_proves_none_ends_the_race(refuters_soon):
+    slow = _Fake("slow", SearchResult(1, True, "slow", 60.0, []), delay=60)
+    r = Race([slow, _Fake("b", SearchResult(0, False, "b", 0.1, [], "time-limit"), 60)],
+             [_counter(SearchResult(0, True, "counter", 0.01, []))]).search(None, limit=1)
+    assert (r.count, r.complete, r.backend, r.stats["race"]) == (0, True, "counter", "slow | b")
+    assert slow.stopped
+    assert r.seconds >= 0.05  # the race's time, head start included, not the refuter's own 0.01
+
+
+def test_a_refuter_that_finds_some_or_fails_leaves_the_race_to_the_engines(refuters_soon):
     answer = SearchResult(1, False, "b", 0.1, [frozenset({1})], "limit")
-    r = Race([counter, _Fake("b", answer, 0.2)]).search(None, limit=1, keep=True)
-    assert (r.backend, r.solutions) == ("b", [frozenset({1})])
-    # and when the others find nothing in time, its count is no solution to hand back
-    nothing = SearchResult(0, False, "b", 0.1, [], "time-limit")
-    r = Race([counter, _Fake("b", nothing, 0.05)]).search(None, limit=1, keep=True)
-    assert (r.count, r.complete, r.solutions) == (0, False, [])
+    for refuter in (_counter(SearchResult(7, True, "counter", 0.0, [])), _counter(SolverFailed("it broke"))):
+        race = Race([_Fake("a", SearchResult(0, False, "a", 0.3, [], "time-limit"), 0.3),
+                     _Fake("b", answer, 0.3)], [refuter])
+        r = race.search(None, limit=1, keep=True)
+        assert (r.backend, r.solutions, race.refuters_ran) == ("b", [frozenset({1})], ["counter"])
+        assert "race_failed" not in r.stats
+
+
+def test_a_race_that_ends_sooner_starts_no_refuter():
+    refuter = _counter(SearchResult(0, True, "counter", 0.0, []))
+    race = Race([_Fake("a", SearchResult(1, False, "a", 0.0, [frozenset({1})], "limit")),
+                 _Fake("b", SearchResult(0, False, "b", 0.0, [], "time-limit"), 5)], [refuter])
+    r = race.search(None, limit=1, keep=True)
+    assert (r.backend, race.refuters_ran) == ("a", [])
