@@ -1049,20 +1049,23 @@ REFUTER_ASKS = 0.05
 class _Refuter:
     """While a count runs (a context manager around it): once REFUTE_AFTER
     seconds have passed with no solution found, a thread of its own runs
-    ``engine`` on the problem for one solution.  If that proves there is
-    none, it sets ``refuted`` and the counter's ``halt``, so the count stops
-    at its engines' next look.  It stops itself when the count finds a
-    solution or ends, and when it finds one itself (the count will too).
-    A refuter that fails leaves the count as it was (``error``).
+    the first of ``candidates`` that takes the problem (``engine``) for one
+    solution.  If that proves there is none, it sets ``refuted`` and the
+    counter's ``halt``, so the count stops at its engines' next look.  It
+    stops itself when the count finds a solution or ends, and when it finds
+    one itself (the count will too).  A refuter that fails leaves the count
+    as it was (``error``).
 
     The thread is started from the count's own looks at ``halt``
     (``_Counter.halted``: its engines ask every REFUTER_ASKS seconds, a
     split count's parent every POLL_PARTS), so a count that ends sooner
     starts none (a thread started and joined cost a count of a few cells a
-    third of its time)."""
+    third of its time), and asks no candidate whether it takes the problem
+    (the determinant's planarity test takes 0.5 s on a 100x100 board)."""
 
-    def __init__(self, engine: Backend, problem: Problem, ctr: "_Counter", deadline: Deadline):
-        self.engine, self.problem, self.ctr, self.deadline = engine, problem, ctr, deadline
+    def __init__(self, candidates: list[Backend], problem: Problem, ctr: "_Counter", deadline: Deadline):
+        self.candidates, self.problem, self.ctr, self.deadline = candidates, problem, ctr, deadline
+        self.engine: Backend | None = None
         self.refuted = False
         self.error: BaseException | None = None
         self._since = time.perf_counter()
@@ -1085,9 +1088,6 @@ class _Refuter:
             return
         with self._starting:
             if self._thread is None and not self._over.is_set():
-                # (the progress line says what the second engine is doing)
-                self.ctr.progress.label += f" ({self.engine.name} beside it, to prove there is none)"
-                self.ctr.progress.tick(0, force=True)
                 self._thread = threading.Thread(target=self._run, name="refuter", daemon=True)
                 self._thread.start()
 
@@ -1095,10 +1095,14 @@ class _Refuter:
         return self._over.is_set() or self.ctr.progress.n > 0
 
     def _run(self) -> None:
-        remaining = self.deadline.remaining()
-        if remaining is not None and remaining <= 0:
-            return
         try:
+            self.engine = next((e for e in self.candidates if e.supports(self.problem) is None), None)
+            remaining = self.deadline.remaining()
+            if self.engine is None or self._pointless() or (remaining is not None and remaining <= 0):
+                return
+            # (the progress line says what the second engine is doing)
+            self.ctr.progress.label += f" ({self.engine.name} beside it, to prove there is none)"
+            self.ctr.progress.tick(0, force=True)
             with backend_base.asking_every(REFUTER_ASKS):
                 r = self.engine.search(self.problem, limit=1, time_limit=remaining, on_count=self._pointless)
         except BaseException as e:  # (a thread's exception would only be printed)
@@ -1116,16 +1120,23 @@ class _Refuter:
             self._thread.join()
 
 
-def _refuter_for(backend: Backend, problem: Problem, may_switch: bool) -> Backend | None:
-    """The engine to try to prove a default count (not the user's choice of
-    engine) empty, when that count's engine lists solutions: the
-    determinant where it takes the problem (dominoes on a board of the
-    plane, a count that lists solutions: a proof in milliseconds where
-    CaDiCaL may take minutes), else REFUTER; never the count's own engine."""
+def _refuter_for(backend: Backend, problem: Problem, may_switch: bool) -> list[Backend]:
+    """The engines to try, in order, to prove a default count (not the
+    user's choice of engine) empty, when that count's engine lists
+    solutions: the determinant (dominoes in the plane: a proof in
+    milliseconds where CaDiCaL may take minutes), then REFUTER; never the
+    count's own engine.  Whether each takes the problem is asked only if a
+    refuter starts."""
     if not may_switch or not backend.can_enumerate:
-        return None
-    return next((e for e in _supporting((MATCHING_COUNTER, REFUTER), problem, None) if e.name != backend.name),
-                None)
+        return []
+    out = []
+    for name in (MATCHING_COUNTER, REFUTER):
+        if name != backend.name:
+            try:
+                out.append(get_backend(name))
+            except BackendError:
+                pass
+    return out
 
 
 def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,
@@ -1172,10 +1183,10 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             prog.noun = "solutions seen by the runs (not classes)"
         # the method planned (a Ctrl-C may end the count before it says more)
         method = "enumerate" if backend.can_enumerate else backend.count_method
-        refuter = _refuter_for(backend, problem, may_switch)
-        watch = _Refuter(refuter, problem, ctr, deadline) if refuter is not None else nullcontext()
+        refuters = _refuter_for(backend, problem, may_switch)
+        watch = _Refuter(refuters, problem, ctr, deadline) if refuters else nullcontext()
         # (the count's engines look at ``halt`` that often)
-        with watch, backend_base.asking_every(REFUTER_ASKS) if refuter is not None else nullcontext():
+        with watch, backend_base.asking_every(REFUTER_ASKS) if refuters else nullcontext():
             try:
                 if lister is not None:
                     want = ctr.raw_for(keep_at_most)
@@ -1219,6 +1230,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                 ctr.stopped_by = "interrupted"
     runs = max(ctr.runs, prog.parts_total)
     if isinstance(watch, _Refuter) and watch.refuted:
+        refuter = watch.engine
         if n or ctr.solutions:
             # verified solutions and a proof that there is none: one engine is wrong
             raise VerificationError(f"{refuter.name} proved this problem has no solution, but {backend.name} "

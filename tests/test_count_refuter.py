@@ -115,7 +115,7 @@ def test_an_engine_the_user_names_counts_alone(cli, tmp_path):
 
 def test_a_refuter_that_finds_a_solution_leaves_the_count_to_finish(soon, monkeypatch):
     spy = _Refuter(SearchResult(1, False, "fake-refuter", 0.0, [], "limit"), wait=False)
-    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: spy)
+    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: [spy])
     out = jobs.count(load_puzzle("pentomino-3x20"), _Slow(), may_switch=True, jobs=1)
     assert spy.ran
     assert (out.count, out.complete, out.method, out.backend, out.choice) == (8, True, "enumerate", "slow-exact",
@@ -125,12 +125,14 @@ def test_a_refuter_that_finds_a_solution_leaves_the_count_to_finish(soon, monkey
 def test_the_real_refuter_on_a_board_with_solutions_changes_nothing(soon):
     out = jobs.count(load_puzzle("pentomino-3x20"), _Slow(), may_switch=True, jobs=1)
     assert (out.count, out.complete, out.method, out.backend) == (8, True, "enumerate", "slow-exact")
-    assert jobs._refuter_for(_Slow(), load_puzzle("pentomino-3x20").compile(), True).name == "cadical195"
+    # (the determinant first: it finds, if asked, that it does not take pentominoes)
+    assert [e.name for e in jobs._refuter_for(_Slow(), load_puzzle("pentomino-3x20").compile(), True)] == [
+        "kasteleyn", "cadical195"]
 
 
 def test_a_failed_refuter_leaves_the_count_as_it_was(soon, monkeypatch):
     broken = _Refuter(SolverFailed("refuter crashed"), wait=False)
-    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: broken)
+    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: [broken])
     out = jobs.count(load_puzzle("pentomino-3x20"), _Slow(), may_switch=True, jobs=1)
     assert broken.ran
     assert (out.count, out.complete, out.backend) == (8, True, "slow-exact")
@@ -138,7 +140,7 @@ def test_a_failed_refuter_leaves_the_count_as_it_was(soon, monkeypatch):
 
 def test_a_proof_of_none_beside_verified_solutions_is_an_error_not_an_answer(soon, monkeypatch):
     liar = _Refuter(SearchResult(0, True, "fake-refuter", 0.0, []))
-    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: liar)
+    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: [liar])
     with pytest.raises(VerificationError, match=r"^fake-refuter proved this problem has no solution, but "
                                                 r"slow-exact found \d+ that passed the puzzle's checks$"):
         jobs.count(load_puzzle("pentomino-3x20"), _Slow(), may_switch=True, jobs=1)
@@ -146,10 +148,10 @@ def test_a_proof_of_none_beside_verified_solutions_is_an_error_not_an_answer(soo
 
 def test_no_refuter_where_it_has_nothing_to_add():
     problem = load_puzzle("pentomino-3x20").compile()
-    # the user's own engine, a model counter, or CaDiCaL itself counting
-    assert jobs._refuter_for(get_backend("exact"), problem, False) is None
-    assert jobs._refuter_for(get_backend("ganak"), problem, True) is None
-    assert jobs._refuter_for(get_backend("cadical195"), problem, True) is None
+    # the user's own engine, a model counter; CaDiCaL counting has only the determinant
+    assert jobs._refuter_for(get_backend("exact"), problem, False) == []
+    assert jobs._refuter_for(get_backend("ganak"), problem, True) == []
+    assert [e.name for e in jobs._refuter_for(get_backend("cadical195"), problem, True)] == ["kasteleyn"]
 
 
 #: the door between two mutilated 16x16 boards, dominoes only: CaDiCaL too
@@ -174,6 +176,6 @@ def test_on_dominoes_the_determinant_refutes_a_count_that_lists(soon):
 
 def test_a_count_that_finds_solutions_at_once_starts_no_refuter(soon, monkeypatch):
     spy = _Refuter(SearchResult(1, False, "fake-refuter", 0.0, [], "limit"), wait=False)
-    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: spy)
+    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: [spy])
     out = jobs.count(load_puzzle("pentomino-6x10"), limit=50, keep=True, jobs=1)
     assert (out.count, spy.ran) == (50, False)
