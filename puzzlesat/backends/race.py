@@ -24,7 +24,9 @@ first tiling), checks then whether it takes the problem (a planarity test,
 0.5 s on that board), and ends the race only with a count of 0 (the door
 between two mutilated 16x16 boards: no solution in about 1.3 s, where both
 searching engines take minutes).  A refuter that fails or cannot take the
-problem is left out quietly: it was never the race's answer.  An engine's failure is raised when no other engine answered, and
+problem is left out quietly: it was never the race's answer.
+
+An engine's failure is raised when no other engine answered, and
 named in the winner's ``stats["race_failed"]`` when one did.  Each engine
 is asked every ASK_LOSERS seconds whether to stop (its ``on_count``), so
 the losers end that soon after the winner.  Solutions
