@@ -74,6 +74,13 @@ def test_cluster_says_when_nothing_was_split(scheduler):
     assert r.stdout.splitlines()[-1] == (
         f"counted here, not on the cluster at {scheduler}: nothing was split (problems with fewer than "
         f"{jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a known solution, are not)")
+    # a determinant is not split at all, however large the problem
+    r = _cli("count", "dominoes-8x8", "--cluster", scheduler)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "12988816 solutions"
+    assert r.stdout.splitlines()[-1] == (
+        f"counted here, not on the cluster at {scheduler}: nothing was split (kasteleyn counts the whole at "
+        "once, as fast as any part)")
 
 
 def test_cluster_time_limit_is_a_labelled_lower_bound(scheduler):

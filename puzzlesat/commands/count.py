@@ -141,6 +141,9 @@ def run(args) -> int:
         if cluster is not None:
             if cluster.tasks:
                 print(f"{cluster.tasks} sub-problems sent to the Dask cluster at {cluster.describe()}")
+            elif not backend.splits_pay:
+                print(f"counted here, not on the cluster at {cluster.address}: nothing was split ({out.backend} "
+                      "counts the whole at once, as fast as any part)")
             else:
                 print(f"counted here, not on the cluster at {cluster.address}: nothing was split (problems with "
                       f"fewer than {jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a "
