@@ -119,15 +119,23 @@ def _random_options(rng, m: int) -> list:
     return options
 
 
+def _plain_sums(options, m: int, every_copy: bool) -> set:
+    """Every count vector the options reach, as a plain set: each piece used
+    its count times (``every_copy``), or any number of times up to it."""
+    sums = {(0,) * m}
+    for _n, count, sigs in options:
+        for _c in range(count):
+            step = {tuple(a + b for a, b in zip(x, d)) for x in sums for d in sigs}
+            sums = step if every_copy else sums | step
+    return sums
+
+
 def test_the_subset_sum_of_count_vectors_matches_a_plain_set_of_sums():
     rng = random.Random(3)
     for _ in range(500):
         m = rng.choice([2, 3, 4])
         options = _random_options(rng, m)
-        sums = {(0,) * m}
-        for _n, count, sigs in options:
-            for _c in range(count):
-                sums = {tuple(a + b for a, b in zip(x, d)) for x in sums for d in sigs}
+        sums = _plain_sums(options, m, every_copy=True)
         # half the targets reachable by construction, half random of the right area
         target = rng.choice(sorted(sums))
         if rng.random() < 0.5:
@@ -182,10 +190,7 @@ def test_the_regions_sub_multiset_sums_match_a_plain_set_of_sums():
     for _ in range(300):
         m = rng.choice([1, 2, 3])
         options = _random_options(rng, m)
-        sums = {(0,) * m}
-        for _n, count, sigs in options:
-            for _c in range(count):
-                sums |= {tuple(a + b for a, b in zip(x, d)) for x in sums for d in sigs}
+        sums = _plain_sums(options, m, every_copy=False)
         target = tuple(rng.randint(0, 6) for _ in range(m))
         if rng.random() < 0.5:
             target = rng.choice(sorted(sums))
