@@ -120,15 +120,9 @@ def _race(names, problem: Problem, encoding: str | None) -> Backend | None:
     engines = list(_supporting(names, problem, encoding))
     if len(engines) < 2:
         return None
-    refuters = []
-    for name in SOLVE_REFUTERS if encoding is None else ():
-        try:
-            refuters.append(get_backend(name))
-        except BackendError:
-            pass
     # (whether a refuter takes the problem is asked in the race, if it comes
     # to that: the determinant's planarity test takes 0.5 s on 100x100)
-    return Race(engines, refuters)
+    return Race(engines, list(_installed(SOLVE_REFUTERS)) if encoding is None else [])
 
 
 def choose_count_backend(problem: Problem, encoding: str | None = None, *,
@@ -152,27 +146,27 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
 
         est = estimate_solutions(problem)
         if est is not None and est.hit_rate >= 0.5 and est.solutions >= MODEL_COUNT_FROM:
-            try:
-                be = get_backend(MODEL_COUNTER, encoding=encoding)
-            except BackendError:
-                be = None
-            if be is not None and be.supports(problem) is None:
+            be = next(_supporting((MODEL_COUNTER,), problem, encoding), None)
+            if be is not None:
                 about = "more than 1e+308" if math.isinf(est.solutions) else f"about {est.solutions:.2g}"
                 return be, (f"{about} solutions by Knuth's estimate over "
                             f"{est.descents} random descents, too many to enumerate one by one")
     return _first_supporting(COUNT_PREFERENCE, problem, encoding), None
 
 
-def _supporting(names, problem: Problem, encoding: str | None):
-    """The engines named, in order, that are installed and take ``problem``
-    (an engine that takes no CNF encoding refuses one: it is skipped)."""
+def _installed(names, encoding: str | None = None):
+    """The engines named, in order, that are installed (an engine that takes
+    no CNF encoding refuses one: it is skipped)."""
     for name in names:
         try:
-            be = get_backend(name, encoding=encoding)
+            yield get_backend(name, encoding=encoding)
         except BackendError:
             continue
-        if be.supports(problem) is None:
-            yield be
+
+
+def _supporting(names, problem: Problem, encoding: str | None):
+    """The engines named, in order, that are installed and take ``problem``."""
+    return (be for be in _installed(names, encoding) if be.supports(problem) is None)
 
 
 def _first_supporting(prefs, problem: Problem, encoding: str | None) -> Backend:
@@ -1129,14 +1123,7 @@ def _refuter_for(backend: Backend, problem: Problem, may_switch: bool) -> list[B
     refuter starts."""
     if not may_switch or not backend.can_enumerate:
         return []
-    out = []
-    for name in (MATCHING_COUNTER, REFUTER):
-        if name != backend.name:
-            try:
-                out.append(get_backend(name))
-            except BackendError:
-                pass
-    return out
+    return [e for e in _installed((MATCHING_COUNTER, REFUTER)) if e.name != backend.name]
 
 
 def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = False, limit: int | None = None,
