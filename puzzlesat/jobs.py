@@ -221,7 +221,7 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     choice = None
     if "race" in r.stats:
         others = [e.name for e in backend.engines if e.name != r.backend]
-        others += [name for name in backend.refuters_ran if name != r.backend]
+        others += [name for name in r.stats["refuters"] if name != r.backend]
         choice = (f"raced against {' and '.join(others)}" if r.status != Status.UNKNOWN else
                   f"a race of {' and '.join(e.name for e in backend.engines)}")
         for failure in r.stats.get("race_failed", []):  # the answer stands; the failure is said
@@ -579,10 +579,10 @@ class _Counter:
         #: set when the count is to stop at once, its answer known otherwise
         #: (a :class:`_Refuter` proved there is no solution)
         self.halt = threading.Event()
-        #: whether anything may set ``halt``: only then are searches that had
-        #: no on_count given one (it makes some engines search in a child)
-        self.haltable = False
-        #: called at each look at ``halt`` (a :class:`_Refuter` starts itself there)
+        #: called at each look at ``halt`` (a :class:`_Refuter` starts itself
+        #: there); set only while something may set ``halt``, and only then
+        #: are searches that had no on_count given one (it makes some engines
+        #: search in a child)
         self.look: Callable[[], None] | None = None
 
     def halted(self, *_) -> bool:
@@ -645,7 +645,7 @@ class _Counter:
             # which the parts search faster together): list the few solutions
             # wanted, then count without listing (it finds those again)
             first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, self.halted, phases,
-                                     on_count=self.halted if self.haltable else None)
+                                     on_count=self.halted if self.look else None)
             self.add_solutions(first.solutions, first.assignments)
             if first.complete or first.stopped_by != "limit" or first.count >= (budget or math.inf):
                 if not first.complete:
@@ -666,7 +666,7 @@ class _Counter:
             # only what a serial slice does not finish (that slice is lost)
             slice_ = SERIAL_SLICE if remaining is None else min(SERIAL_SLICE, remaining)
             first = _search_verified(self.puzzle, self.backend, problem, budget, slice_, keep_arg, self.halted,
-                                     phases, on_count=self.halted if self.haltable else None)
+                                     phases, on_count=self.halted if self.look else None)
             if first.complete or first.stopped_by != "time-limit" or slice_ == remaining:
                 self.add_solutions(first.solutions, first.assignments)
                 if not first.complete:
@@ -1067,12 +1067,7 @@ class _Refuter:
         self._thread: threading.Thread | None = None
         self._starting = threading.Lock()
 
-    @property
-    def started(self) -> bool:
-        return self._thread is not None
-
     def __enter__(self) -> "_Refuter":
-        self.ctr.haltable = True
         self.ctr.look = self.look
         return self
 

@@ -53,8 +53,6 @@ class Race(Backend):
             raise ValueError("a race needs two engines or more")
         self.engines = engines
         self.refuters = list(refuters)
-        #: the refuters that started in the last search
-        self.refuters_ran: list[str] = []
         self.name = " | ".join(e.name for e in engines)
 
     @property
@@ -98,7 +96,7 @@ class Race(Backend):
             ended.release()
 
         refuted: list[SearchResult] = []
-        self.refuters_ran = []
+        ran: list[str] = []  # the refuters that started (the result's stats["refuters"])
 
         def refute(refuter: Backend) -> None:
             if over.wait(REFUTERS_AFTER):
@@ -106,7 +104,7 @@ class Race(Backend):
             try:
                 if refuter.supports(problem) is not None or over.is_set():
                     return
-                self.refuters_ran.append(refuter.name)
+                ran.append(refuter.name)
                 with asking_every(ASK_LOSERS):
                     r = refuter.search(problem, time_limit=deadline.remaining(),
                                        on_count=lambda n: over.is_set() or bool(on_count and on_count(0)))
@@ -141,7 +139,7 @@ class Race(Backend):
             winner.seconds = deadline.elapsed()  # (its own time leaves out the head start)
         failed = [r for r in results if isinstance(r, BaseException)]
         if winner is not None:
-            winner.stats = {**winner.stats, "race": self.name}
+            winner.stats = {**winner.stats, "race": self.name, "refuters": ran}
             if failed:
                 winner.stats["race_failed"] = [f"{e.name}: {r}" for e, r in zip(self.engines, results)
                                                if isinstance(r, BaseException)]
@@ -153,4 +151,4 @@ class Race(Backend):
         if stopped_by is None:
             stopped_by = next((r.stopped_by for r in got if r.stopped_by not in (None, "callback")), "time-limit")
         return SearchResult(best.count if best else 0, False, self.name, deadline.elapsed(),
-                            best.solutions if best else [], stopped_by, {"race": self.name})
+                            best.solutions if best else [], stopped_by, {"race": self.name, "refuters": ran})
