@@ -177,8 +177,8 @@ class _Plan:
     def __init__(self, problem: Problem):
         self.why: str | None = None
         self.zero = False
-        #: (vertices, networkx PlanarEmbedding) per component
-        self.parts: list[tuple[list[int], object]] = []
+        #: (vertices, networkx PlanarEmbedding, two-colouring or None) per component
+        self.parts: list[tuple[list[int], object, dict[int, int] | None]] = []
         self.adj: list[list[int]] = []
         self.edges: dict[tuple[int, int], int] = {}
         g = matching_graph(problem)
@@ -201,7 +201,8 @@ class _Plan:
                 self.zero = True  # an odd component has no perfect matching
                 continue
             # (the size first: a planarity test of a huge graph takes seconds)
-            order = len(comp) // 2 if _two_colouring(comp, adj) is not None else len(comp)
+            colour = _two_colouring(comp, adj)
+            order = len(comp) // 2 if colour is not None else len(comp)
             if order > MAX_ORDER:
                 self.why = (f"its determinant would have {order:,} rows, more than the {MAX_ORDER:,} "
                             "this engine takes")
@@ -213,7 +214,7 @@ class _Plan:
             if not planar:
                 self.why = "its graph (cells joined by the placements that cover both) is not planar"
                 return
-            self.parts.append((comp, emb))
+            self.parts.append((comp, emb, colour))
         if self.zero:
             self.parts = []
 
@@ -419,11 +420,11 @@ def _bfs_rank(comp: list[int], adj: list[list[int]]) -> dict[int, int]:
 
 
 def count_component(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int], int], emb,
-                    ask=lambda: None) -> tuple[int, dict]:
-    """The number of perfect matchings of one connected planar component."""
+                    colour: dict[int, int] | None, ask=lambda: None) -> tuple[int, dict]:
+    """The number of perfect matchings of one connected planar component
+    (``colour``: its two-colouring, None when it is not bipartite)."""
     orient = pfaffian_orientation(comp, adj, emb)
     rank = _bfs_rank(comp, adj)
-    colour = _two_colouring(comp, adj)
     if colour is not None:
         rows = sorted((v for v in comp if colour[v] == 0), key=rank.get)
         cols = sorted((v for v in comp if colour[v] == 1), key=rank.get)
@@ -515,8 +516,8 @@ class KasteleynBackend(Backend):
         stats: dict = {"components": len(plan.parts)}
         total = 0 if plan.zero else 1
         try:
-            for comp, emb in plan.parts:
-                n, info = count_component(comp, plan.adj, plan.edges, emb, ask)
+            for comp, emb, colour in plan.parts:
+                n, info = count_component(comp, plan.adj, plan.edges, emb, colour, ask)
                 stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
                 stats["primes"] = stats.get("primes", 0) + info.get("primes", 0)
                 total *= n
