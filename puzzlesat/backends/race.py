@@ -22,7 +22,7 @@ none.  Each starts REFUTERS_AFTER seconds in, when the race has not ended
 dominoes the determinant beside the two searches doubled the time to a
 first tiling), checks then whether it takes the problem (a planarity test,
 0.5 s on that board), and ends the race only with a count of 0 (the door
-between two mutilated 16x16 boards: no solution in about 1.3 s, where both
+between two mutilated 16x16 boards: no solution in 1.3-1.4 s, where both
 searching engines take minutes).  A refuter that fails or cannot take the
 problem is left out quietly: it was never the race's answer.
 
