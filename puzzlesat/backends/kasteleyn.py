@@ -14,6 +14,17 @@ already fix (k edges in every matching of 2k vertices) is implied and
 skipped; any other constraint, or a variable on one or three items (a
 monomino, a tromino), makes the problem one this engine does not take.
 
+Counting up to symmetry (Burnside's lemma) asks, for each symmetry g, how
+many tilings g fixes: the problem plus the equalities x = g(x), as pairs of
+clauses (-x g(x)), (x -g(x)).  Those are taken too, by contraction: a class
+of equal variables is one edge, the items whose constraints then coincide
+are one vertex (an orbit of cells), and the count is of the quotient
+graph's matchings.  A class twice in one item is false (a domino that g
+maps onto another one over the same cell).  A class whose items all became
+one vertex is a *site*: a domino g maps onto itself, swapping its two
+cells, covers its orbit alone, so the count is the sum, over the sets S of
+sites covered that way, of the perfect matchings of the graph without S.
+
 How it counts
 =============
 
@@ -35,6 +46,14 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    lattice's up and down triangles), det A = det(K)^2 for K the rows of one
    colour and the columns of the other, and the count is |det K|: a matrix
    half the size.
+4. With sites, the face left unconstrained in step 2 is one that holds
+   every site (there is one in some embedding exactly when the graph plus a
+   vertex joined to each site is planar: that graph is embedded, and the
+   vertex taken out).  Taking vertices of that face out leaves every other
+   face as it was, so the orientation stays Pfaffian, and each term is a
+   minor of the one matrix: one determinant per set S (a mirror of a board
+   n cells high has n sites on its axis; 14 make 3,432 terms, and more
+   than MAX_SITE_TERMS are not taken).
 
 The determinant is exact: computed modulo enough primes (Hadamard's bound on
 |det| tells how many) by Gaussian elimination on a band (the vertices in
@@ -47,8 +66,7 @@ Cost: polynomial, about n * w^2 per prime for n rows and a band w wide
 (2.9e197) 0.44 s, 60x60 2.4 s, 100x100 (a 1,254-digit count, 161 primes)
 28 s), where every enumerating engine pays per tiling and the model
 counter by its search.  It counts only: it lists no tiling, so a count that
-must show solutions, or count up to symmetry (whose runs add equalities),
-uses another engine.
+must show solutions uses another engine.
 """
 
 from __future__ import annotations
@@ -64,39 +82,57 @@ from .base import Backend, BackendError, Deadline, SearchResult
 #: (8 bytes an entry: 5,000 rows are 200 MB); a bipartite board of 10,000
 #: cells fits
 MAX_ORDER = 5000
+#: the most determinants one component's sites may ask for (a term per set
+#: of sites left uncovered by the edges): a mirror of a 14 x 14 board, whose
+#: 14 sites on the axis make 3,432 terms, is taken; one of 16 x 16 (12,870)
+#: goes to another engine
+MAX_SITE_TERMS = 5000
 #: primes below 2**31, so that a product of two residues fits in an int64
 PRIME_BITS = 31
 
 
 class _Graph:
     """The matching graph of a problem: ``n`` vertices, ``edges`` as
-    ``{(u, v): multiplicity}`` with u < v, and ``zero`` set when the forced
+    ``{(u, v): multiplicity}`` with u < v, ``sites`` as ``{v: multiplicity}``
+    for the vertices a placement may cover alone (a monomer: in a count of
+    the solutions a symmetry fixes, a placement the symmetry maps onto
+    itself whose two cells it swaps), and ``zero`` set when the forced
     literals already leave no perfect matching."""
 
-    def __init__(self, n: int, edges: dict[tuple[int, int], int], zero: bool = False):
+    def __init__(self, n: int, edges: dict[tuple[int, int], int], zero: bool = False,
+                 sites: dict[int, int] | None = None):
         self.n, self.edges, self.zero = n, edges, zero
+        self.sites = sites or {}
 
 
 def matching_graph(problem: Problem) -> _Graph | str:
     """The graph whose perfect matchings are the problem's solutions, or why
-    the problem is not such a graph."""
+    the problem is not such a graph.
+
+    Equalities between variables (the clause pairs (-a b), (a -b) that a
+    count of the solutions fixed by a symmetry adds) are contracted: a class
+    of equal variables is one edge, the items whose constraints become the
+    same are one vertex, a class twice in one item is false (both its
+    variables would be true there), and a class whose items all became one
+    vertex covers that vertex alone (a site)."""
+    items: list[tuple[int, ...]] = []
     items_of: dict[int, list[int]] = {}
-    n_items = 0
     forced: dict[int, bool] = {}
     counts: list[Exactly] = []
+    pairs: set[tuple[int, int]] = set()
     for c in problem.constraints:
         if isinstance(c, ExactlyOne):
             for v in c.vars:
                 its = items_of.get(v)
                 if its is None:
-                    items_of[v] = [n_items]
+                    items_of[v] = [len(items)]
                 elif len(its) == 2:
                     # (said at once: count asks about every default count's
                     # problem, and most are not this engine's)
                     return _too_many(problem, v)
                 else:
-                    its.append(n_items)
-            n_items += 1
+                    its.append(len(items))
+            items.append(c.vars)
         elif isinstance(c, Exactly):
             counts.append(c)
         elif isinstance(c, Clause) and len(c.lits) == 1:
@@ -104,10 +140,12 @@ def matching_graph(problem: Problem) -> _Graph | str:
             if forced.get(abs(lit), lit > 0) != (lit > 0):
                 return _Graph(0, {}, zero=True)  # x and not x
             forced[abs(lit)] = lit > 0
+        elif isinstance(c, Clause) and len(c.lits) == 2:
+            pairs.add(c.lits)
         else:
             return f"it has {type(c).__name__} constraints, which are not a perfect-matching problem's"
     primary = set(problem.primary)
-    for v in list(items_of) + list(forced):
+    for v in list(items_of) + list(forced) + [abs(x) for lits in pairs for x in lits]:
         if v not in primary:
             return "a constraint is on a variable that is not primary"
     for v in problem.primary:
@@ -115,30 +153,74 @@ def matching_graph(problem: Problem) -> _Graph | str:
         if len(its) != 2 or its[0] == its[1]:
             return _not_two(len(its))
     for c in counts:
-        # k edges in every perfect matching of 2k vertices: implied
-        if set(c.vars) != primary or 2 * c.k != n_items:
+        # k edges in every perfect matching of 2k vertices: implied (and so
+        # in every one that also keeps equalities)
+        if set(c.vars) != primary or 2 * c.k != len(items):
             return "it counts some pieces apart (Exactly constraints the cells do not imply)"
-    gone = [False] * n_items
-    taken: set[int] = set()
-    for v, value in forced.items():
-        if value:
-            a, b = items_of[v]
-            if a in taken or b in taken:
-                return _Graph(0, {}, zero=True)  # two forced edges on one vertex
-            taken.update((a, b))
-            gone[a] = gone[b] = True
-    edges: dict[tuple[int, int], int] = {}
+    parent = {v: v for v in problem.primary}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        if not (a < 0 < b or b < 0 < a) or (-a, -b) not in pairs and (-b, -a) not in pairs:
+            return "it has two-literal clauses that are not equalities between two variables"
+        ra, rb = find(abs(a)), find(abs(b))
+        if ra != rb:
+            parent[rb] = ra
+    value: dict[int, bool] = {}  # per class
+    for v, val in forced.items():
+        r = find(v)
+        if value.get(r, val) != val:
+            return _Graph(0, {}, zero=True)
+        value[r] = val
+    # each item as a set of classes; a class twice in one item is false
+    keys = []
+    for vs in items:
+        classes = [find(v) for v in vs]
+        key = frozenset(classes)
+        if len(key) < len(classes):
+            for r in key:
+                if classes.count(r) > 1:
+                    if value.get(r) is True:
+                        return _Graph(0, {}, zero=True)
+                    value[r] = False
+        keys.append(key)
+    vertex: dict[frozenset, int] = {}
+    item_vertex = [vertex.setdefault(k, len(vertex)) for k in keys]
+    ends: dict[int, set[int]] = {}  # per class, the vertices (constraints) it lies in
     for v in problem.primary:
-        if forced.get(v) is not None:
+        ends.setdefault(find(v), set()).update(item_vertex[i] for i in items_of[v])
+    n_vertices = len(vertex)
+    gone = [False] * n_vertices
+    for r, val in value.items():
+        if val:
+            if any(gone[u] for u in ends[r]):
+                return _Graph(0, {}, zero=True)  # two forced edges on one vertex
+            for u in ends[r]:
+                gone[u] = True
+    edges: dict[tuple[int, int], int] = {}
+    sites: dict[int, int] = {}
+    for r, us in ends.items():
+        if r in value:
             continue  # a false edge is out; a true one took its vertices
-        a, b = items_of[v]
-        if gone[a] or gone[b]:
+        if len(us) > 2:
+            return "its equalities join placements of more than two cells' constraints (not a graph)"
+        if any(gone[u] for u in us):
             continue
-        key = (a, b) if a < b else (b, a)
-        edges[key] = edges.get(key, 0) + 1
-    keep = [i for i in range(n_items) if not gone[i]]
+        if len(us) == 1:
+            u = next(iter(us))
+            sites[u] = sites.get(u, 0) + 1
+        else:
+            a, b = sorted(us)
+            edges[(a, b)] = edges.get((a, b), 0) + 1
+    keep = [i for i in range(n_vertices) if not gone[i]]
     index = {old: new for new, old in enumerate(keep)}
-    return _Graph(len(keep), {(index[a], index[b]): m for (a, b), m in edges.items()})
+    return _Graph(len(keep), {(index[a], index[b]): m for (a, b), m in edges.items()},
+                  sites={index[u]: m for u, m in sites.items()})
 
 
 def _too_many(problem: Problem, v: int) -> str:
@@ -170,6 +252,18 @@ def _components(g: _Graph) -> list[list[int]]:
     return list(groups.values())
 
 
+class _Part:
+    """One connected component of a problem's graph, ready to count."""
+
+    def __init__(self, comp: list[int], emb, colour: dict[int, int] | None, sites: dict[int, int],
+                 outer: int | None):
+        self.comp, self.emb, self.colour = comp, emb, colour
+        #: {vertex: multiplicity} of the placements covering a vertex alone
+        self.sites = sites
+        #: the face (index in _faces' order) holding every site, or None
+        self.outer = outer
+
+
 class _Plan:
     """A problem's graph cut into components, each planar-embedded (or the
     reason it cannot be counted here)."""
@@ -177,8 +271,9 @@ class _Plan:
     def __init__(self, problem: Problem):
         self.why: str | None = None
         self.zero = False
-        #: (vertices, networkx PlanarEmbedding, two-colouring or None) per component
-        self.parts: list[tuple[list[int], object, dict[int, int] | None]] = []
+        #: the counts of components without an edge (a lone site's multiplicity)
+        self.factor = 1
+        self.parts: list[_Part] = []
         self.adj: list[list[int]] = []
         self.edges: dict[tuple[int, int], int] = {}
         g = matching_graph(problem)
@@ -197,11 +292,20 @@ class _Plan:
             adj[b].append(a)
         self.adj = adj
         for comp in _components(g):
-            if len(comp) % 2:
-                self.zero = True  # an odd component has no perfect matching
+            sites = {v: g.sites[v] for v in comp if v in g.sites}
+            if len(comp) == 1:
+                self.factor *= sites.get(comp[0], 0)  # covered alone, or not at all
                 continue
             # (the size first: a planarity test of a huge graph takes seconds)
             colour = _two_colouring(comp, adj)
+            terms = _site_terms(comp, sites, colour)
+            if terms == 0:
+                self.zero = True  # no perfect matching (an odd component, or too few sites to even it)
+                continue
+            if terms > MAX_SITE_TERMS:
+                self.why = (f"{len(sites)} cells a placement may cover alone (the symmetry maps it onto itself) "
+                            f"make {terms:,} determinants, more than the {MAX_SITE_TERMS:,} this engine takes")
+                return
             order = len(comp) // 2 if colour is not None else len(comp)
             if order > MAX_ORDER:
                 self.why = (f"its determinant would have {order:,} rows, more than the {MAX_ORDER:,} "
@@ -214,9 +318,68 @@ class _Plan:
             if not planar:
                 self.why = "its graph (cells joined by the placements that cover both) is not planar"
                 return
-            self.parts.append((comp, emb, colour))
-        if self.zero:
-            self.parts = []
+            outer = None
+            if sites:
+                # taking out vertices of the unconstrained face keeps an
+                # orientation Pfaffian, so one orientation serves every term:
+                # the sites must lie on one face, and do in some embedding iff
+                # the graph with a vertex joined to each is planar (embed
+                # that, then take the vertex out: its face holds them)
+                G.add_edges_from((-1, v) for v in sites)
+                planar, emb = nx.check_planarity(G)
+                if not planar:
+                    self.why = ("the cells a placement may cover alone (the symmetry maps it onto itself) "
+                                "lie on no one face of its planar graph")
+                    return
+                _remove_vertex(emb, -1)
+                outer = next(i for i, f in enumerate(_faces(comp, adj, emb)[0]) if set(sites) <= {a for a, _ in f})
+            self.parts.append(_Part(comp, emb, colour, sites, outer))
+        if self.zero or self.factor == 0:
+            self.zero, self.parts = True, []
+
+
+def _remove_vertex(emb, x) -> None:
+    """Take vertex ``x`` out of a networkx PlanarEmbedding, joining each
+    neighbour's rotation round the gap (done here: networkx's own
+    remove_node keeps the rotations only in its later versions)."""
+    import networkx as nx
+
+    for u in list(emb.neighbors(x)):
+        cw, ccw = emb[u][x]["cw"], emb[u][x]["ccw"]
+        if cw != x:
+            emb[u][ccw]["cw"] = cw
+            emb[u][cw]["ccw"] = ccw
+    nx.DiGraph.remove_node(emb, x)
+
+
+def _site_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None) -> int:
+    """How many sets S of sites leave the component a chance of a perfect
+    matching: as many vertices of each colour (bipartite), or an even
+    number (not)."""
+    if colour is None:
+        if not sites:
+            return 1 - len(comp) % 2
+        return 2 ** (len(sites) - 1)
+    excess = sum(1 if colour[v] == 0 else -1 for v in comp)
+    black = sum(1 for v in sites if colour[v] == 0)
+    white = len(sites) - black
+    return sum(math.comb(black, k + excess) * math.comb(white, k) for k in range(white + 1) if k + excess >= 0)
+
+
+def _site_sets(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None):
+    """Each set S that _site_terms counts, with its weight (the product of
+    its sites' multiplicities)."""
+    import itertools
+
+    vs = sorted(sites)
+    need = None if colour is None else sum(1 if colour[v] == 0 else -1 for v in comp)
+    for k in range(len(vs) + 1):
+        if colour is None and (len(comp) - k) % 2:
+            continue
+        for s in itertools.combinations(vs, k):
+            if need is not None and sum(1 if colour[v] == 0 else -1 for v in s) != need:
+                continue
+            yield frozenset(s), math.prod(sites[v] for v in s)
 
 
 def _two_colouring(comp: list[int], adj: list[list[int]]) -> dict[int, int] | None:
@@ -233,10 +396,28 @@ def _two_colouring(comp: list[int], adj: list[list[int]]) -> dict[int, int] | No
     return colour
 
 
-def pfaffian_orientation(comp: list[int], adj: list[list[int]], emb) -> dict[tuple[int, int], bool]:
+def _faces(comp: list[int], adj: list[list[int]], emb):
+    """The faces of a connected planar component's embedding, each as the
+    list of its half-edges (every face walked the same way round), and the
+    face of each half-edge."""
+    face_of: dict[tuple[int, int], int] = {}
+    faces: list[list[tuple[int, int]]] = []
+    for u in comp:
+        for w in adj[u]:
+            if (u, w) not in face_of:
+                half: set[tuple[int, int]] = set()
+                emb.traverse_face(u, w, mark_half_edges=half)
+                for h in half:
+                    face_of[h] = len(faces)
+                faces.append(sorted(half))
+    return faces, face_of
+
+
+def pfaffian_orientation(comp: list[int], adj: list[list[int]], emb, outer: int = 0) -> dict[tuple[int, int], bool]:
     """For each edge (u, v) with u < v of a connected planar component: True
-    when it points u -> v, in an orientation where every face but one has an
-    odd number of edges pointing along its boundary walk (FKT)."""
+    when it points u -> v, in an orientation where every face but ``outer``
+    (an index in _faces' order) has an odd number of edges pointing along
+    its boundary walk (FKT)."""
     orient: dict[tuple[int, int], bool] = {}
 
     def key(a: int, b: int) -> tuple[int, int]:
@@ -252,22 +433,12 @@ def pfaffian_orientation(comp: list[int], adj: list[list[int]], emb) -> dict[tup
                 seen.add(w)
                 queue.append(w)
                 orient[key(u, w)] = u < w
-    # the faces, each as the set of its half-edges (every face walked the same way round)
-    face_of: dict[tuple[int, int], int] = {}
-    faces: list[set[tuple[int, int]]] = []
-    for u in comp:
-        for w in adj[u]:
-            if (u, w) not in face_of:
-                half: set[tuple[int, int]] = set()
-                emb.traverse_face(u, w, mark_half_edges=half)
-                for h in half:
-                    face_of[h] = len(faces)
-                faces.append(half)
+    faces, face_of = _faces(comp, adj, emb)
     n_edges = sum(len(adj[u]) for u in comp) // 2
     if len(faces) != n_edges - len(comp) + 2:
         raise BackendError(f"kasteleyn: the embedding has {len(faces)} faces where Euler's formula wants "
                            f"{n_edges - len(comp) + 2}")
-    # the edges off the tree join the faces in a tree: walk it from face 0
+    # the edges off the tree join the faces in a tree: walk it from the outer face
     dual: list[list[tuple[int, tuple[int, int]]]] = [[] for _ in faces]
     for u in comp:
         for w in adj[u]:
@@ -276,8 +447,8 @@ def pfaffian_orientation(comp: list[int], adj: list[list[int]], emb) -> dict[tup
                 dual[f].append((g, (u, w)))
                 dual[g].append((f, (u, w)))
     parent_edge: dict[int, tuple[int, int]] = {}
-    reached = {0}
-    order = [0]
+    reached = {outer}
+    order = [outer]
     for f in order:
         for g, e in dual[f]:
             if g not in reached:
@@ -419,39 +590,60 @@ def _bfs_rank(comp: list[int], adj: list[list[int]]) -> dict[int, int]:
     return {v: i for i, v in enumerate(bfs(start))}
 
 
-def count_component(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int], int], emb,
-                    colour: dict[int, int] | None, ask=lambda: None) -> tuple[int, dict]:
-    """The number of perfect matchings of one connected planar component
-    (``colour``: its two-colouring, None when it is not bipartite)."""
-    orient = pfaffian_orientation(comp, adj, emb)
+def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, int], int],
+                    ask=lambda: None) -> tuple[int, dict]:
+    """The number of perfect matchings of one connected planar component,
+    with sites: the sum over the sets S of sites left to be covered alone
+    of (their multiplicities' product) x (the matchings of the rest).  The
+    orientation leaves the face holding every site unconstrained, so taking
+    S out keeps it Pfaffian and each term is a minor of one matrix."""
+    comp, colour = part.comp, part.colour
+    orient = pfaffian_orientation(comp, adj, part.emb, part.outer or 0)
     rank = _bfs_rank(comp, adj)
-    if colour is not None:
-        rows = sorted((v for v in comp if colour[v] == 0), key=rank.get)
-        cols = sorted((v for v in comp if colour[v] == 1), key=rank.get)
-        if len(rows) != len(cols):
-            return 0, {"bipartite": True}
-        ri = {v: i for i, v in enumerate(rows)}
-        ci = {v: i for i, v in enumerate(cols)}
-        entries = []
-        for (a, b), m in ((k, edges[k]) for k in orient):
-            sign = 1 if orient[(a, b)] else -1  # a -> b
-            if a in ri:
-                entries.append((ri[a], ci[b], sign * m))
-            else:
-                entries.append((ri[b], ci[a], -sign * m))
-        det, primes = exact_det(entries, len(rows), ask)
-        return abs(det), {"bipartite": True, "order": len(rows), "primes": primes}
-    idx = {v: rank[v] for v in comp}
-    entries = []
-    for (a, b), m in ((k, edges[k]) for k in orient):
-        sign = 1 if orient[(a, b)] else -1
-        entries.append((idx[a], idx[b], sign * m))
-        entries.append((idx[b], idx[a], -sign * m))
-    det, primes = exact_det(entries, len(comp), ask)
-    root = math.isqrt(det) if det >= 0 else -1
-    if root * root != det:
-        raise BackendError(f"kasteleyn: det = {det} is not the square of a Pfaffian (a fault in the orientation)")
-    return root, {"bipartite": False, "order": len(comp), "primes": primes}
+    sets = _site_sets(comp, part.sites, colour) if part.sites else [(frozenset(), 1)]
+    total = 0
+    info: dict = {"bipartite": colour is not None, "terms": 0, "primes": 0}
+    for gone, weight in sets:
+        keep = sorted((v for v in comp if v not in gone), key=rank.get)
+        if colour is not None:
+            rows = [v for v in keep if colour[v] == 0]
+            cols = [v for v in keep if colour[v] == 1]
+            if len(rows) != len(cols):
+                continue
+            ri = {v: i for i, v in enumerate(rows)}
+            ci = {v: i for i, v in enumerate(cols)}
+            entries = []
+            for (a, b), up in orient.items():
+                if a in gone or b in gone:
+                    continue
+                sign = edges[(a, b)] if up else -edges[(a, b)]  # a -> b
+                if a in ri:
+                    entries.append((ri[a], ci[b], sign))
+                else:
+                    entries.append((ri[b], ci[a], -sign))
+            det, primes = exact_det(entries, len(rows), ask)
+            term = abs(det)
+            order = len(rows)
+        else:
+            idx = {v: i for i, v in enumerate(keep)}
+            entries = []
+            for (a, b), up in orient.items():
+                if a in gone or b in gone:
+                    continue
+                sign = edges[(a, b)] if up else -edges[(a, b)]
+                entries.append((idx[a], idx[b], sign))
+                entries.append((idx[b], idx[a], -sign))
+            det, primes = exact_det(entries, len(keep), ask)
+            term = math.isqrt(det) if det >= 0 else -1
+            if term * term != det:
+                raise BackendError(f"kasteleyn: det = {det} is not the square of a Pfaffian (a fault in the "
+                                   "orientation)")
+            order = len(keep)
+        total += weight * term
+        info["terms"] += 1
+        info["primes"] += primes
+        info["order"] = max(info.get("order", 0), order)
+    return total, info
 
 
 class _Stop(Exception):
@@ -514,12 +706,13 @@ class KasteleynBackend(Backend):
                 raise _Stop("callback")
 
         stats: dict = {"components": len(plan.parts)}
-        total = 0 if plan.zero else 1
+        total = 0 if plan.zero else plan.factor
         try:
-            for comp, emb, colour in plan.parts:
-                n, info = count_component(comp, plan.adj, plan.edges, emb, colour, ask)
+            for part in plan.parts:
+                n, info = count_component(part, plan.adj, plan.edges, ask)
                 stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
-                stats["primes"] = stats.get("primes", 0) + info.get("primes", 0)
+                stats["primes"] = stats.get("primes", 0) + info["primes"]
+                stats["determinants"] = stats.get("determinants", 0) + info["terms"]
                 total *= n
                 if total == 0:
                     break

@@ -48,14 +48,24 @@ def test_count_limit_is_incomplete_with_exit_3(cli):
     assert r.out.startswith("at least 2 solutions, incomplete (stopped at --limit)")
 
 
-def test_count_says_when_it_picks_the_model_counter(cli):
-    r = cli("count", "dominoes-8x8", "--unique")
+def test_count_says_when_it_picks_the_model_counter(cli, tmp_path):
+    # 22 dominoes and a 2x2 square on 6x8: no determinant (the square
+    # covers four cells), about 1.4e6 tilings
+    f = tmp_path / "mixed.toml"
+    f.write_text('[board]\nsize = [6, 8]\n[[pieces]]\nset = "dominoes"\ncount = 22\n'
+                 '[[pieces]]\ncells = [[1, 1], [1, 2], [2, 1], [2, 2]]\nname = "O"\n')
+    r = cli("count", f, "--unique")
     assert r.code == 0, r.err
     lines = r.out.splitlines()
-    assert lines[0] == "1629189 solutions up to symmetry"
-    assert lines[1].startswith("ganak, symmetry-reduced, 8 symmetries, ")
-    assert lines[2] == ("(ganak chosen: about 1.3e+07 solutions by Knuth's estimate over 128 random descents, "
+    assert lines[0] == "249382 solutions up to symmetry"
+    assert lines[1].startswith("ganak, symmetry-reduced, 4 symmetries, ")
+    assert lines[2] == ("(ganak chosen: about 1.4e+06 solutions by Knuth's estimate over 128 random descents, "
                         "too many to enumerate one by one)")
+    assert cli("count", f, "--unique", "-b", "exact").out.splitlines()[0] == lines[0]
+    # dominoes alone up to symmetry: Burnside with determinants
+    d = cli("count", "dominoes-8x8", "--unique", "--json").json()
+    assert (d["count"], d["backend"], d["method"], d["expected"]) == (1629189, "kasteleyn", "symmetry-reduced",
+                                                                      1629189)
     # the raw count of dominoes on a board of the plane: a determinant
     d = cli("count", "dominoes-8x8", "--json").json()
     assert (d["count"], d["backend"], d["method"], d["expected"]) == (12988816, "kasteleyn", "determinant", 12988816)
