@@ -10,6 +10,7 @@ from puzzlesat import jobs
 from puzzlesat.encoders.exactcover import exact_cover
 from puzzlesat.estimate import _Tree, estimate_solutions
 from puzzlesat.loading import load_puzzle
+from puzzlesat.models.tiling.tomlfile import load as load_toml
 from puzzlesat.problem import Automaton, Problem
 
 from .backends.test_exactcover import brute_force, dominoes, random_problem, two_kinds
@@ -101,7 +102,7 @@ def test_no_estimate_for_a_problem_that_is_not_an_exact_cover():
 
 # ---------------------------------------------------- the default count engine
 
-def test_count_picks_the_determinant_for_dominoes_and_the_model_counter_up_to_symmetry():
+def test_count_picks_the_determinant_for_dominoes_and_the_model_counter_for_a_mixed_board():
     t = load_puzzle("dominoes-8x8")
     backend, why = jobs.choose_count_backend(t.compile(), listing=False)
     assert backend.name == "kasteleyn" and why == (
@@ -110,10 +111,17 @@ def test_count_picks_the_determinant_for_dominoes_and_the_model_counter_up_to_sy
     out = jobs.count(t)
     assert (out.count, out.complete, out.backend, out.method) == (12_988_816, True, "kasteleyn", "determinant")
     assert out.choice == why
-    # up to symmetry the runs add equalities, which no determinant takes:
-    # Knuth's estimate sends the count to the model counter
+    # up to symmetry: determinants of the quotient graphs too
     backend, why = jobs.choose_count_backend(t.compile(), listing=False, unique=True)
-    assert backend.name == "ganak" and why.startswith("about 1.3e+07 solutions by Knuth's estimate")
+    assert backend.name == "kasteleyn" and why.startswith("every placement covers two cells and the cells' "
+                                                          "graph is planar: Burnside's lemma")
+    # with a 2x2 square among the dominoes no determinant counts: Knuth's
+    # estimate sends the count to the model counter
+    mixed = load_toml('[board]\nsize = [6, 8]\n[[pieces]]\nset = "dominoes"\ncount = 22\n'
+                      '[[pieces]]\ncells = [[1, 1], [1, 2], [2, 1], [2, 2]]\nname = "O"\n', "mixed.toml")
+    for unique in (False, True):
+        backend, why = jobs.choose_count_backend(mixed.compile(), listing=False, unique=unique)
+        assert backend.name == "ganak" and why.startswith("about 1.4e+06 solutions by Knuth's estimate"), unique
 
 
 def test_count_enumerates_when_solutions_are_listed_or_few():
