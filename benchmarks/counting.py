@@ -29,6 +29,8 @@ Engines:
   reduction too) — the count of solutions up to symmetry, not the raw count;
   ``unique-burnside``: the same without the views method (boards where
   every piece repeats then take Burnside's lemma, as before session 6);
+  ``unique:ENGINE`` (e.g. ``unique:ganak``, ``unique:kasteleyn``): the same
+  count up to symmetry with that back end;
 - ``default``, ``default-unique``: ``jobs.count()`` with no back end given —
   what ``puzzlesat count`` does: the exact engine, or Ganak when Knuth's
   estimate finds very many solutions (the estimate's cost included).
@@ -65,6 +67,11 @@ DEFAULT_INSTANCES = [
 DEFAULT_ENGINES = ["raw", "exact", "ganak", "cadical195"]
 #: engines that count up to symmetry
 UNIQUE_ENGINES = ("unique", "unique-burnside", "default-unique")
+
+
+def counts_classes(engine: str) -> bool:
+    """Whether the engine's count is up to symmetry."""
+    return engine in UNIQUE_ENGINES or engine.startswith("unique:")
 
 
 # ---------------------------------------------------------------- instances
@@ -240,7 +247,7 @@ def run_one(instance: str, engine: str, timeout: float, cold: bool = False) -> d
         if restricted is None:
             return {"status": "n/a"}
         n = raw_miniexact(restricted)
-    elif engine in ("unique", "unique-burnside", "count", "default", "default-unique"):
+    elif engine in ("unique", "unique-burnside", "count", "default", "default-unique") or engine.startswith("unique:"):
         from puzzlesat import jobs
         from puzzlesat.backends import get_backend
 
@@ -250,8 +257,11 @@ def run_one(instance: str, engine: str, timeout: float, cold: bool = False) -> d
             jobs._view_cell = lambda problem, group: None
         # default*: the engine count picks by itself (the exact one, or Ganak when
         # Knuth's estimate finds very many solutions), estimate included
-        backend = None if engine.startswith("default") else get_backend("exact")
-        out = jobs.count(puzzle, backend, unique=engine in UNIQUE_ENGINES,
+        backend = (None if engine.startswith("default")
+                   else get_backend(engine.split(":")[1] if ":" in engine else "exact"))
+        if backend is not None and backend.supports(problem):
+            return {"status": "unsupported", "why": backend.supports(problem)}
+        out = jobs.count(puzzle, backend, unique=counts_classes(engine),
                          time_limit=timeout,
                          problem=problem)
         n, complete, stopped = out.count, out.complete, out.stopped_by
@@ -346,20 +356,20 @@ def main(argv=None) -> int:
         if any(r["status"] == "missing" for r in results.values()):
             print(f"{inst:24} not available here, skipped", file=sys.stderr)
             continue
-        counts = {r["count"] for e, r in results.items() if r["status"] == "ok" and e not in UNIQUE_ENGINES + ("raw-orbits",)}
-        if len(counts) > 1:
-            print(f"!! {inst}: engines disagree: {counts}", file=sys.stderr)
-        rows.append((inst, results, counts))
+        counts = {r["count"] for e, r in results.items()
+                  if r["status"] == "ok" and not counts_classes(e) and e != "raw-orbits"}
+        classes = {r["count"] for e, r in results.items() if r["status"] == "ok" and counts_classes(e)}
+        if len(counts) > 1 or len(classes) > 1:
+            print(f"!! {inst}: engines disagree: {counts} {classes}", file=sys.stderr)
+        rows.append((inst, results, counts, classes))
 
     base_name = engines[0]
     head = ["instance", "solutions"] + [f"{e} CPU-s" + (" (baseline)" if e == base_name else "") for e in engines]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for inst, results, counts in rows:
+    for inst, results, counts, classes in rows:
         n = "/".join(str(c) for c in sorted(counts)) if counts else "?"
-        for u in UNIQUE_ENGINES:
-            if u in results and results[u]["status"] == "ok":
-                n += f" ({results[u]['count']} unique)"
-                break
+        if classes:
+            n += f" ({'/'.join(str(c) for c in sorted(classes))} unique)"
         base = results.get(base_name)
         lines.append("| " + " | ".join([inst, n] + [cell(results[e], base if e != base_name else None)
                                                    for e in engines]) + " |")
