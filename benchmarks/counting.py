@@ -3,6 +3,7 @@
     python benchmarks/counting.py                      # the default set
     python benchmarks/counting.py -i pentomino-6x10 -e raw exact ganak
     python benchmarks/counting.py -i repeated-L-8x8 -e raw unique unique-burnside
+    python benchmarks/counting.py -i dominoes-board-10x10 -e unique:ganak unique:kasteleyn default-unique
     python benchmarks/counting.py -e raw exact ganak cadical195 unique \
         --timeout 60 --timeout-for raw=600 exact=600 unique=600 --out benchmarks/counting-results.md
 
@@ -138,11 +139,24 @@ def repeated(name: str):
     return load_box("\n".join(lines) + "\n", f"{name}.box")
 
 
+def domino_board(name: str):
+    """``dominoes-board-<rows>x<cols>``: the rectangle of dominoes as a board
+    puzzle, with its symmetries (the synthetic ``dominoes-<r>x<c>`` has none)."""
+    from puzzlesat.models.tiling.tomlfile import load as load_toml
+
+    rows, cols = map(int, name.split("-")[2].split("x"))
+    return load_toml(f'[board]\nsize = [{rows}, {cols}]\n[[pieces]]\nset = "dominoes"\ncount = {rows * cols // 2}\n',
+                     f"{name}.toml")
+
+
 def load(name: str):
     """(problem, puzzle or None); None if the instance does not exist here.
     A bundled instance of the name comes first (dominoes-8x8)."""
     if name.startswith("repeated-"):
         puzzle = repeated(name)
+        return puzzle.compile(), puzzle
+    if name.startswith("dominoes-board-"):
+        puzzle = domino_board(name)
         return puzzle.compile(), puzzle
     try:
         from puzzlesat.loading import load_puzzle

@@ -204,6 +204,14 @@ def test_burnside_counts_the_chessboard_up_to_symmetry(cli):
     got = jobs.count(six, unique=True)
     assert (got.count, got.complete, got.backend) == (want.count, True, "kasteleyn")
     assert want.count == 930
+    # 10x10 and 12x12: Ganak's Burnside counted the same in 56 s and 26 s
+    # (benchmarks/counting-results.md, session 19); here 12x12's mirrors
+    # sum 924 minors each
+    for n, classes in ((10, 32_324_350_352), (12, 6_632_560_613_086_062)):
+        board = load_toml(f'[board]\nsize = [{n}, {n}]\n[[pieces]]\nset = "dominoes"\ncount = {n * n // 2}\n',
+                          "b.toml")
+        out = jobs.count(board, unique=True)
+        assert (out.count, out.complete, out.backend) == (classes, True, "kasteleyn")
 
 
 def test_many_site_terms_from_one_elimination_equal_a_determinant_each():
