@@ -84,6 +84,11 @@ MODEL_COUNTER = "ganak"
 #: where every other engine searches for minutes); up to symmetry when it
 #: also takes every Burnside run (8x8: 0.1 s, Ganak 1.0 s)
 MATCHING_COUNTER = "kasteleyn"
+#: estimated solutions below which a matching problem is enumerated rather
+#: than given to MATCHING_COUNTER: importing networkx and numpy takes ~0.13 s,
+#: while the exact engine lists ~2 us a solution (6x6 dominoes: 6,728 in
+#: 15 ms; `count` on it 0.35 s with the determinant, 0.23 s with -b exact)
+ENUMERATE_BELOW = 50_000
 #: estimated solutions above which counting beats enumerating (measured on
 #: domino boards: 167,089 tilings take both engines 0.13 s, 1,292,697 take
 #: the exact engine 0.89 s and Ganak 0.30 s; benchmarks/counting-results.md)
@@ -136,8 +141,16 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
     symmetry too, when it also takes each symmetry's Burnside run, whose
     equalities make a quotient graph); and when Knuth's estimate
     (:mod:`.estimate`) says an exact cover has very many solutions, with
-    most random descents ending in one, the model counter is used."""
-    if not listing and encoding is None:
+    most random descents ending in one, the model counter is used.  A
+    matching problem the estimate finds fewer than ENUMERATE_BELOW solutions
+    in is enumerated: the determinant's modules alone take longer to load."""
+    est = None
+    if not listing:
+        from .estimate import estimate_solutions
+
+        est = estimate_solutions(problem)
+    few = est is not None and est.hit_rate >= 0.5 and est.solutions < ENUMERATE_BELOW
+    if not listing and encoding is None and not few:
         found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
         if found is not None and not (unique and len(problem.symmetries) > 1):
             return found, ("every placement covers two cells and the cells' graph is planar: Kasteleyn's "
@@ -148,9 +161,6 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
                            "with Kasteleyn's determinant of the board and of its quotient by each symmetry "
                            "(the tilings that symmetry fixes) counts the classes without listing them")
     if not listing:
-        from .estimate import estimate_solutions
-
-        est = estimate_solutions(problem)
         if est is not None and est.hit_rate >= 0.5 and est.solutions >= MODEL_COUNT_FROM:
             be = next(_supporting((MODEL_COUNTER,), problem, encoding), None)
             if be is not None:

@@ -521,8 +521,18 @@ def test_kasteleyn_counts_the_domino_boards_whose_graph_is_planar(lattice_cases,
     assert jobs.count(puzzle, kb, problem=problem).count == len(case.tilings) == 9
     case, puzzle, problem = box_cases["2x2x2x2 dominoes"]
     assert kb.supports(problem) == "its graph (cells joined by the placements that cover both) is not planar"
-    # the default count takes the determinant where it can, and Ganak or the
-    # exact-cover engine where it cannot
+    # the default count takes the determinant where it can and there are
+    # many tilings (the side-5 hexagon's 267,227,532 lozenge tilings:
+    # MacMahon's formula), the exact-cover engine for few (980, listed in
+    # less time than the determinant's modules take to load), and Ganak or
+    # the exact-cover engine where it cannot
+    from puzzlesat.models.tiling.tomlfile import load as load_toml
+
+    side5 = load_toml('lattice = "triangle"\n[board]\nhexagon = 5\n[[pieces]]\nset = "diamonds"\ncount = 75\n',
+                      "side5.toml")
+    out = jobs.count(side5)
+    assert (out.count, out.backend) == (267_227_532, "kasteleyn")
     _, puzzle3, problem3 = lattice_cases["triangle hexagon-3 diamonds"]
-    assert jobs.count(puzzle3, problem=problem3).backend == "kasteleyn"
+    assert (jobs.count(puzzle3, problem=problem3).backend, len(lattice_cases["triangle hexagon-3 diamonds"][0].tilings)) \
+        == ("exact", 980)
     assert jobs.choose_count_backend(problem, listing=False)[0].name != "kasteleyn"
