@@ -206,6 +206,14 @@ def test_burnside_counts_the_chessboard_up_to_symmetry(cli):
     got = jobs.count(six, get_backend("kasteleyn"), unique=True)
     assert (got.count, got.complete, want.backend) == (want.count, True, "exact")
     assert want.count == 930
+    # lozenges on the triangle lattice's hexagon of side 4 (12 symmetries:
+    # turns by 60 degrees, whose quotients are cones, and six mirrors)
+    hexagon = load_toml('lattice = "triangle"\n[board]\nhexagon = 4\n[[pieces]]\nset = "diamonds"\n'
+                        'count = 48\n', "hex4.toml")
+    want = jobs.count(hexagon, get_backend("exact"), unique=True)
+    got = jobs.count(hexagon, get_backend("kasteleyn"), unique=True)
+    assert (got.count, got.complete, len(hexagon.compile().symmetries)) == (want.count, True, 12)
+    assert want.count == 20174
     # 10x10 and 12x12: Ganak's Burnside counted the same in 56 s and 26 s
     # (benchmarks/counting-results.md, session 19); here 12x12's mirrors
     # sum 924 minors each
