@@ -636,10 +636,18 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
             entries.append((ri[a], ci[b], sign))
         else:
             entries.append((ri[b], ci[a], -sign))
-    sets = list(_site_sets(comp, part.sites, colour)) if part.sites else [(frozenset(), 1)]
+    sets = []
+    for s in _site_sets(comp, part.sites, colour) if part.sites else [(frozenset(), 1)]:
+        sets.append(s)
+        if len(sets) % 4096 == 0:
+            ask()
     info: dict = {"bipartite": colour is not None, "terms": len(sets), "order": len(rows)}
     if len(sets) >= (SCHUR_FROM if schur_from is None else schur_from):
-        terms = [([ri[v] for v in gone if v in ri], [ci[v] for v in gone if v in ci], w) for gone, w in sets]
+        terms = []
+        for t, (gone, w) in enumerate(sets):
+            if t % 4096 == 4095:
+                ask()
+            terms.append(([ri[v] for v in gone if v in ri], [ci[v] for v in gone if v in ci], w))
         site_rows = {ri[v] for v in part.sites if v in ri}
         site_cols = {ci[v] for v in part.sites if v in ci}
         values, info["primes"] = _minor_sums(entries, len(rows), len(cols), site_rows, site_cols, terms, ask)
@@ -727,13 +735,15 @@ def _minor_sums(entries: list[tuple[int, int, int]], n_rows: int, n_cols: int, s
         rest_cols = tuple(j for j in range(n_cols) if j not in in_pivots)
         Z = A[np.ix_(rest_rows, rest_cols)]
         if (rest_rows, rest_cols) not in layouts:  # (the same for most primes)
-            layouts[(rest_rows, rest_cols)] = _minor_layout(rest_rows, rest_cols, terms, np)
+            layouts[(rest_rows, rest_cols)] = _minor_layout(rest_rows, rest_cols, terms, np, ask)
         residues = np.zeros(len(terms), dtype=np.int64)
         for ts, R, C in layouts[(rest_rows, rest_cols)]:
             ask()
             residues[ts] = _stacked_dets(Z[R[:, :, None], C[:, None, :]], p, np) * piv % p
         inv = pow(modulus, -1, p)
         for t in range(len(terms)):
+            if t % 4096 == 4095:
+                ask()
             values[t] += modulus * ((int(residues[t]) - values[t]) * inv % p)
         modulus *= p
         used += 1
@@ -742,24 +752,37 @@ def _minor_sums(entries: list[tuple[int, int, int]], n_rows: int, n_cols: int, s
     return [v - modulus if v > modulus // 2 else v for v in values], used
 
 
-def _minor_layout(rest_rows: tuple[int, ...], rest_cols: tuple[int, ...], terms, np):
-    """For the rows and columns an elimination left, each square minor
-    size's terms (an index array) and their rows and columns there (T x k
-    arrays); a term whose minor is not square keeps residue 0."""
+def _minor_layout(rest_rows: tuple[int, ...], rest_cols: tuple[int, ...], terms, np, ask):
+    """For the rows and columns an elimination left (the sites' among them),
+    each square minor size's terms (an index array) and their rows and
+    columns there (T x k arrays); a term whose minor is not square keeps
+    residue 0."""
     row_at = {i: k for k, i in enumerate(rest_rows)}
     col_at = {j: k for k, j in enumerate(rest_cols)}
-    groups: dict[int, tuple[list[int], list[list[int]], list[list[int]]]] = {}
+    kept_r = np.ones((len(terms), len(rest_rows)), dtype=bool)
+    kept_c = np.ones((len(terms), len(rest_cols)), dtype=bool)
+    tr: list[int] = []
+    pr: list[int] = []
+    tc: list[int] = []
+    pc: list[int] = []
     for t, (gone_r, gone_c, _) in enumerate(terms):
-        gr, gc = set(gone_r), set(gone_c)
-        kr = [row_at[i] for i in rest_rows if i not in gr]
-        kc = [col_at[j] for j in rest_cols if j not in gc]
-        if len(kr) == len(kc):
-            ts, rs, cs = groups.setdefault(len(kr), ([], [], []))
-            ts.append(t)
-            rs.append(kr)
-            cs.append(kc)
-    return [(np.array(ts, dtype=np.int64), np.array(rs, dtype=np.int64).reshape(len(ts), k),
-             np.array(cs, dtype=np.int64).reshape(len(ts), k)) for k, (ts, rs, cs) in groups.items()]
+        if t % 4096 == 4095:
+            ask()
+        for i in gone_r:
+            tr.append(t)
+            pr.append(row_at[i])
+        for j in gone_c:
+            tc.append(t)
+            pc.append(col_at[j])
+    kept_r[tr, pr] = False
+    kept_c[tc, pc] = False
+    n_r, n_c = kept_r.sum(axis=1), kept_c.sum(axis=1)
+    out = []
+    for k in np.unique(n_r[n_r == n_c]):
+        ts = np.flatnonzero((n_r == k) & (n_c == k))
+        out.append((ts, np.nonzero(kept_r[ts])[1].reshape(len(ts), int(k)),
+                    np.nonzero(kept_c[ts])[1].reshape(len(ts), int(k))))
+    return out
 
 
 def _stacked_dets(stack, p: int, np):
