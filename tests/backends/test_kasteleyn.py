@@ -298,7 +298,7 @@ def test_sites_off_one_face_and_too_many_of_them_are_refused(kb):
     board = load_toml('[board]\nsize = [22, 22]\n[[pieces]]\nset = "dominoes"\ncount = 242\n', "b.toml").compile()
     why = [kb.supports(board.with_constraints(equalities(g))) for g in board.symmetries]
     assert why.count("22 cells a placement may cover alone (the symmetry maps it onto itself) make 705,432 "
-                     "minors, more than the 200,000 this engine takes") == 2
+                     "minors, more than the 400,000 this engine takes") == 2
     assert why.count(None) == 6
     # so the count up to symmetry goes to another engine
     assert jobs.choose_count_backend(board, listing=False, unique=True)[0].name != "kasteleyn"
