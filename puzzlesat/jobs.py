@@ -153,8 +153,9 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
     if not listing and encoding is None and not few:
         found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
         if found is not None and not (unique and len(problem.symmetries) > 1):
-            return found, ("every placement covers two cells and the cells' graph is planar: Kasteleyn's "
-                           "determinant counts the tilings without listing them")
+            return found, ("the tilings are the perfect matchings of a planar graph (a vertex per cell, an "
+                           "edge per domino; a lone monomino's cells summed over): Kasteleyn's determinant "
+                           "counts them without listing them")
         if found is not None and all(found.supports(problem.with_constraints(equalities(g))) is None
                                      for g in problem.symmetries if g):
             return found, ("every placement covers two cells and the cells' graph is planar: Burnside's lemma "

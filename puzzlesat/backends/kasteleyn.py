@@ -12,7 +12,9 @@ two items are parallel edges, counted apart).  A tiling by dominoes is one
 takes its two vertices out.  A count over all variables that the items
 already fix (k edges in every matching of 2k vertices) is implied and
 skipped; any other constraint, or a variable on one or three items (a
-monomino, a tromino), makes the problem one this engine does not take.
+tromino; a monomino of which there are several), makes the problem one
+this engine does not take.  A lone monomino is taken: its piece's
+ExactlyOne is one more vertex, joined to every cell (an apex, see below).
 
 Counting up to symmetry (Burnside's lemma) asks, for each symmetry g, how
 many tilings g fixes: the problem plus the equalities x = g(x), as pairs of
@@ -32,8 +34,12 @@ Kasteleyn (1961; Temperley and Fisher for the rectangle), in the form of
 Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
 
 1. Embed each connected component in the plane (networkx's planarity test
-   gives a combinatorial embedding, or says it is not planar: then the
-   engine does not take the problem).
+   gives a combinatorial embedding, or says it is not planar).  A component
+   that is not planar, but is once its vertex of highest degree (the apex)
+   is taken out, and stays connected, counts as the sum over the apex's
+   edges (a, v) of the matchings of the rest without v: step 4, each v's
+   term with an orientation whose unconstrained face holds v, a few faces
+   covering all of them.  Any other is not taken.
 2. Orient the edges so that every face but one has an odd number of edges
    pointing along its boundary walk (all faces walked the same way round):
    orient a spanning tree at will; the other edges form a spanning tree of
@@ -46,10 +52,12 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    lattice's up and down triangles), det A = det(K)^2 for K the rows of one
    colour and the columns of the other, and the count is |det K|: a matrix
    half the size.
-4. With sites, the face left unconstrained in step 2 is one that holds
-   every site (there is one in some embedding exactly when the graph plus a
-   vertex joined to each site is planar: that graph is embedded, and the
-   vertex taken out).  Taking vertices of that face out leaves every other
+4. With sites (or an apex's neighbours), the face left unconstrained in
+   step 2 is one that holds every site (for a symmetry's sites there is one
+   in some embedding exactly when the graph plus a vertex joined to each
+   site is planar: that graph is embedded, and the vertex taken out; an
+   apex's neighbours are shared out among a few faces, greedily, each with
+   its own orientation).  Taking vertices of that face out leaves every other
    face as it was, so the orientation stays Pfaffian, and each term is a
    minor of the one matrix.  A few are taken one by one; many (a mirror
    whose axis crosses n cells has n sites on it: 20 make 184,756 terms)
@@ -265,12 +273,28 @@ class _Part:
     """One connected component of a problem's graph, ready to count."""
 
     def __init__(self, comp: list[int], emb, colour: dict[int, int] | None, sites: dict[int, int],
-                 outer: int | None):
+                 outer: int | None, adj: list[list[int]] | None = None, exactly: int | None = None):
         self.comp, self.emb, self.colour = comp, emb, colour
         #: {vertex: multiplicity} of the placements covering a vertex alone
         self.sites = sites
         #: the face (index in _faces' order) holding every site, or None
         self.outer = outer
+        #: the component's own adjacency, when not the plan's (an apex's part)
+        self.adj = adj
+        #: how many sites a matching leaves to be covered alone (None: any number)
+        self.exactly = exactly
+
+
+class _Sum:
+    """A component with an apex a (a vertex whose removal leaves it planar:
+    a monomino's piece, joined to every cell): the matchings are those of
+    the rest without one of a's neighbours, summed over them.  Each part
+    is the rest with an orientation whose unconstrained face holds its
+    share of the neighbours (every cell is on some face; a few faces cover
+    them all)."""
+
+    def __init__(self, parts: list[_Part]):
+        self.parts = parts
 
 
 class _Plan:
@@ -282,7 +306,7 @@ class _Plan:
         self.zero = False
         #: the counts of components without an edge (a lone site's multiplicity)
         self.factor = 1
-        self.parts: list[_Part] = []
+        self.parts: list[_Part | _Sum] = []
         self.adj: list[list[int]] = []
         self.edges: dict[tuple[int, int], int] = {}
         g = matching_graph(problem)
@@ -325,8 +349,12 @@ class _Plan:
             G.add_edges_from((a, b) for a in comp for b in adj[a] if a < b)
             planar, emb = nx.check_planarity(G)
             if not planar:
-                self.why = "its graph (cells joined by the placements that cover both) is not planar"
-                return
+                apex = None if sites else _apex_sum(comp, adj, g.edges, nx)
+                if apex is None:
+                    self.why = "its graph (cells joined by the placements that cover both) is not planar"
+                    return
+                self.parts.append(apex)
+                continue
             outer = None
             if sites:
                 # taking out vertices of the unconstrained face keeps an
@@ -347,6 +375,32 @@ class _Plan:
             self.zero, self.parts = True, []
 
 
+def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int], int], nx) -> _Sum | None:
+    """The component as a sum over its apex's edges (see _Sum), or None when
+    taking out its vertex of highest degree leaves a graph that is not
+    connected or not planar."""
+    a = max(comp, key=lambda v: len(adj[v]))
+    rest = [v for v in comp if v != a]
+    sub = [[w for w in adj[v] if w != a] if v != a else [] for v in range(len(adj))]
+    H = nx.Graph()
+    H.add_nodes_from(rest)
+    H.add_edges_from((u, w) for u in rest for w in sub[u] if u < w)
+    if not nx.is_connected(H):
+        return None
+    planar, emb = nx.check_planarity(H)
+    if not planar:
+        return None
+    colour = _two_colouring(rest, sub)
+    uncovered = {v: edges[(a, v) if a < v else (v, a)] for v in adj[a]}
+    faces = [{u for u, _ in f} for f in _faces(rest, sub, emb)[0]]
+    parts = []
+    while uncovered:
+        i = max(range(len(faces)), key=lambda k: len(faces[k] & uncovered.keys()))
+        share = {v: uncovered.pop(v) for v in faces[i] & uncovered.keys()}
+        parts.append(_Part(rest, emb, colour, share, i, sub, exactly=1))
+    return _Sum(parts)
+
+
 def _remove_vertex(emb, x) -> None:
     """Take vertex ``x`` out of a networkx PlanarEmbedding, joining each
     neighbour's rotation round the gap (done here: networkx's own
@@ -361,10 +415,13 @@ def _remove_vertex(emb, x) -> None:
     nx.DiGraph.remove_node(emb, x)
 
 
-def _site_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None) -> int:
-    """How many sets S of sites leave the component a chance of a perfect
-    matching: as many vertices of each colour (bipartite), or an even
-    number (not)."""
+def _site_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None,
+                exactly: int | None = None) -> int:
+    """How many sets S of sites (of ``exactly`` sites, if given) leave the
+    component a chance of a perfect matching: as many vertices of each
+    colour (bipartite), or an even number (not)."""
+    if exactly is not None:
+        return sum(1 for _ in _site_sets(comp, sites, colour, exactly))
     if colour is None:
         if not sites:
             return 1 - len(comp) % 2
@@ -375,12 +432,20 @@ def _site_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] |
     return sum(math.comb(black, k + excess) * math.comb(white, k) for k in range(white + 1) if k + excess >= 0)
 
 
-def _site_sets(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None):
+def _site_sets(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None,
+               exactly: int | None = None):
     """Each set S that _site_terms counts, with its weight (the product of
     its sites' multiplicities)."""
     import itertools
 
     vs = sorted(sites)
+    if exactly is not None:
+        need = None if colour is None else sum(1 if colour[v] == 0 else -1 for v in comp)
+        for s in itertools.combinations(vs, exactly):
+            if (len(comp) - exactly) % 2 == 0 and (need is None or
+                                                   sum(1 if colour[v] == 0 else -1 for v in s) == need):
+                yield frozenset(s), math.prod(sites[v] for v in s)
+        return
     if colour is None:
         for k in range(len(comp) % 2, len(vs) + 1, 2):
             for s in itertools.combinations(vs, k):
@@ -616,6 +681,7 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
     elimination per prime (_minor_sums; ``schur_from``: from how many
     terms, SCHUR_FROM unless given)."""
     comp, colour = part.comp, part.colour
+    adj = part.adj or adj
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer or 0)
     rank = _bfs_rank(comp, adj)
     order = sorted(comp, key=rank.get)
@@ -637,7 +703,7 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
         else:
             entries.append((ri[b], ci[a], -sign))
     sets = []
-    for s in _site_sets(comp, part.sites, colour) if part.sites else [(frozenset(), 1)]:
+    for s in _site_sets(comp, part.sites, colour, part.exactly) if part.sites else [(frozenset(), 1)]:
         sets.append(s)
         if len(sets) % 4096 == 0:
             ask()
@@ -887,11 +953,14 @@ class KasteleynBackend(Backend):
         stats: dict = {"components": len(plan.parts)}
         total = 0 if plan.zero else plan.factor
         try:
-            for part in plan.parts:
-                n, info = count_component(part, plan.adj, plan.edges, ask)
-                stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
-                stats["primes"] = stats.get("primes", 0) + info["primes"]
-                stats["minors"] = stats.get("minors", 0) + info["terms"]
+            for item in plan.parts:
+                n = 0
+                for part in item.parts if isinstance(item, _Sum) else [item]:
+                    m, info = count_component(part, plan.adj, plan.edges, ask)
+                    n += m
+                    stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
+                    stats["primes"] = stats.get("primes", 0) + info["primes"]
+                    stats["minors"] = stats.get("minors", 0) + info["terms"]
                 total *= n
                 if total == 0:
                     break

@@ -69,7 +69,7 @@ def test_count_says_when_it_picks_the_model_counter(cli, tmp_path):
     # the raw count of dominoes on a board of the plane: a determinant
     d = cli("count", "dominoes-8x8", "--json").json()
     assert (d["count"], d["backend"], d["method"], d["expected"]) == (12988816, "kasteleyn", "determinant", 12988816)
-    assert d["backend_choice"].startswith("every placement covers two cells and the cells' graph is planar")
+    assert d["backend_choice"].startswith("the tilings are the perfect matchings of a planar graph")
     d = cli("count", "pentomino-3x20", "--json").json()  # few solutions: enumerated
     assert (d["count"], d["backend"], d["backend_choice"]) == (8, "exact", None)
     d = cli("count", "dominoes-8x8", "--limit", "2", "--json").json()  # listed: enumerated
