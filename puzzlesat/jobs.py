@@ -84,6 +84,9 @@ MODEL_COUNTER = "ganak"
 #: where every other engine searches for minutes); up to symmetry when it
 #: also takes every Burnside run (8x8: 0.1 s, Ganak 1.0 s)
 MATCHING_COUNTER = "kasteleyn"
+#: why MATCHING_COUNTER takes a count (the start of count's backend_choice)
+MATCHINGS = ("the tilings are the perfect matchings of a planar graph (a vertex per cell, an edge per domino; "
+             "a lone monomino's cells summed over)")
 #: estimated solutions below which a matching problem is enumerated rather
 #: than given to MATCHING_COUNTER: importing networkx and numpy takes ~0.13 s,
 #: while the exact engine lists ~2 us a solution (6x6 dominoes: 6,728 in
@@ -153,14 +156,12 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
     if not listing and encoding is None and not few:
         found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
         if found is not None and not (unique and len(problem.symmetries) > 1):
-            return found, ("the tilings are the perfect matchings of a planar graph (a vertex per cell, an "
-                           "edge per domino; a lone monomino's cells summed over): Kasteleyn's determinant "
-                           "counts them without listing them")
+            return found, f"{MATCHINGS}: Kasteleyn's determinant counts them without listing them"
         if found is not None and all(found.supports(problem.with_constraints(equalities(g))) is None
                                      for g in problem.symmetries if g):
-            return found, ("every placement covers two cells and the cells' graph is planar: Burnside's lemma "
-                           "with Kasteleyn's determinant of the board and of its quotient by each symmetry "
-                           "(the tilings that symmetry fixes) counts the classes without listing them")
+            return found, (f"{MATCHINGS}: Burnside's lemma with Kasteleyn's determinant of the board and of its "
+                           "quotient by each symmetry (the tilings that symmetry fixes) counts the classes without "
+                           "listing them")
     if not listing:
         if est is not None and est.hit_rate >= 0.5 and est.solutions >= MODEL_COUNT_FROM:
             be = next(_supporting((MODEL_COUNTER,), problem, encoding), None)

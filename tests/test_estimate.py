@@ -113,8 +113,9 @@ def test_count_picks_the_determinant_for_dominoes_and_the_model_counter_for_a_mi
     assert out.choice == why
     # up to symmetry: determinants of the quotient graphs too
     backend, why = jobs.choose_count_backend(t.compile(), listing=False, unique=True)
-    assert backend.name == "kasteleyn" and why.startswith("every placement covers two cells and the cells' "
-                                                          "graph is planar: Burnside's lemma")
+    assert backend.name == "kasteleyn" and why.endswith("): Burnside's lemma with Kasteleyn's determinant of the "
+                                                        "board and of its quotient by each symmetry (the tilings "
+                                                        "that symmetry fixes) counts the classes without listing them")
     # with a 2x2 square among the dominoes no determinant counts: Knuth's
     # estimate sends the count to the model counter
     mixed = load_toml('[board]\nsize = [6, 8]\n[[pieces]]\nset = "dominoes"\ncount = 22\n'
