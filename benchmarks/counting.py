@@ -261,7 +261,7 @@ def run_one(instance: str, engine: str, timeout: float, cold: bool = False) -> d
         if restricted is None:
             return {"status": "n/a"}
         n = raw_miniexact(restricted)
-    elif engine in ("unique", "unique-burnside", "count", "default", "default-unique") or engine.startswith("unique:"):
+    elif counts_classes(engine) or engine in ("count", "default"):
         from puzzlesat import jobs
         from puzzlesat.backends import get_backend
 
@@ -273,8 +273,9 @@ def run_one(instance: str, engine: str, timeout: float, cold: bool = False) -> d
         # Knuth's estimate finds very many solutions), estimate included
         backend = (None if engine.startswith("default")
                    else get_backend(engine.split(":")[1] if ":" in engine else "exact"))
-        if backend is not None and backend.supports(problem):
-            return {"status": "unsupported", "why": backend.supports(problem)}
+        why = None if backend is None else backend.supports(problem)
+        if why:
+            return {"status": "unsupported", "why": why}
         out = jobs.count(puzzle, backend, unique=counts_classes(engine),
                          time_limit=timeout,
                          problem=problem)
