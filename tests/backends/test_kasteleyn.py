@@ -418,6 +418,16 @@ def test_a_stop_asked_a_limit_and_a_time_limit(kb):
     assert (r.count, r.complete, r.stopped_by) == (0, False, "time-limit")
     r = kb.search(lattice_problem("square", [(i, j) for i in range(4) for j in range(4)]), limit=10)
     assert (r.count, r.complete, r.stopped_by, r.stats["exact_count"]) == (10, False, "limit", 36)
+    # a mirror's run on 20x20 (184,756 minors): the engine asks on_count
+    # (and the clock) while its terms are listed and summed
+    board = load_toml('[board]\nsize = [20, 20]\n[[pieces]]\nset = "dominoes"\ncount = 200\n', "b.toml").compile()
+    mirror = next(q for q in (board.with_constraints(equalities(g)) for g in board.symmetries)
+                  if matching_graph(q).sites)
+    asked = []
+    r = kb.search(mirror, on_count=lambda n: len(asked) > 3 or asked.append(n))
+    assert (r.count, r.complete, r.stopped_by) == (0, False, "callback")
+    r = kb.search(mirror, time_limit=0.2)
+    assert (r.count, r.complete, r.stopped_by) == (0, False, "time-limit")
 
 
 #: two mutilated 16x16 boards joined by a door two cells high: no tiling,
