@@ -59,12 +59,16 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    apex's neighbours are shared out among a few faces, greedily, each with
    its own orientation).  Taking vertices of that face out leaves every other
    face as it was, so the orientation stays Pfaffian, and each term is a
-   minor of the one matrix.  A few are taken one by one; many (a mirror
+   minor of the one matrix.  A few are taken one by one; more (a mirror
    whose axis crosses n cells has n sites on it: 20 make 184,756 terms)
    from one elimination per prime whose pivots avoid the sites' rows and
    columns, which leaves each minor the pivots' product times a small
-   determinant, all of one size taken at once (a Schur complement).  More
-   than MAX_SITE_TERMS are not taken.
+   determinant, all of one size taken at once (a Schur complement).
+5. When that face's boundary is a simple cycle and the graph has a perfect
+   matching without any site taken, the whole sum is one Pfaffian of a k x k
+   matrix built from the minors without two sites (Kuo's condensation in
+   its Pfaffian form, _pair_formula): k(k-1)/2 + 1 minors instead of one per
+   set.  Otherwise more than MAX_SITE_TERMS sets are not taken.
 
 The determinant is exact: computed modulo enough primes (Hadamard's bound on
 |det| tells how many) by Gaussian elimination on a band (the vertices in
@@ -94,9 +98,11 @@ from .base import Backend, BackendError, Deadline, SearchResult
 #: cells fits
 MAX_ORDER = 5000
 #: the most minors one component's sites may ask for (a term per set of
-#: sites covered alone): a mirror whose axis crosses 21 cells (352,716
-#: terms: 20 x 21 up to symmetry in 7 s, 0.7 GB) is taken; one that crosses
-#: 22 (705,432: 22 x 22 took 25 s and 1.4 GB) goes to another engine
+#: sites covered alone) when the pair formula does not apply (the sites'
+#: face not a simple cycle, or no matching without a site, as when the
+#: half board is odd): a mirror across 21 cells (352,716 terms; 20 x 21
+#: took 7 s and 0.7 GB that way) is taken, 23 (1,352,078) is not; 22 x 22
+#: took 25 s and 1.4 GB that way, 0.4 s by the pair formula
 MAX_SITE_TERMS = 400_000
 #: from how many terms a component's site sum is taken from one elimination
 #: per prime (_minor_sums) rather than a banded determinant per term
@@ -104,6 +110,9 @@ MAX_SITE_TERMS = 400_000
 #: order 1000, 0.92 against 0.89; 6 of 1000, 0.99 against 3.03; 924 of 36,
 #: 0.07 against 0.90)
 SCHUR_FROM = 3
+#: from how many terms a site sum is taken from the pairs' minors and one
+#: Pfaffian (_pair_formula) where it applies
+PAIRS_FROM = 16
 #: primes below 2**31, so that a product of two residues fits in an int64
 PRIME_BITS = 31
 
@@ -283,6 +292,9 @@ class _Part:
         self.adj = adj
         #: how many sites a matching leaves to be covered alone (None: any number)
         self.exactly = exactly
+        #: the sites in their order round the face that holds them, when its
+        #: boundary is a simple cycle (for _pair_formula), else None
+        self.boundary: list[int] | None = None
 
 
 class _Sum:
@@ -335,10 +347,6 @@ class _Plan:
             if terms == 0:
                 self.zero = True  # no perfect matching (an odd component, or too few sites to even it)
                 continue
-            if terms > MAX_SITE_TERMS:
-                self.why = (f"{len(sites)} cells a placement may cover alone (the symmetry maps it onto itself) "
-                            f"make {terms:,} minors, more than the {MAX_SITE_TERMS:,} this engine takes")
-                return
             order = len(comp) // 2 if colour is not None else len(comp)
             if order > MAX_ORDER:
                 self.why = (f"its determinant would have {order:,} rows, more than the {MAX_ORDER:,} "
@@ -369,8 +377,19 @@ class _Plan:
                                 "lie on no one face of its planar graph")
                     return
                 _remove_vertex(emb, -1)
-                outer = next(i for i, f in enumerate(_faces(comp, adj, emb)[0]) if set(sites) <= {a for a, _ in f})
-            self.parts.append(_Part(comp, emb, colour, sites, outer))
+                faces = _faces(comp, adj, emb)[0]
+                outer = next(i for i, f in enumerate(faces) if set(sites) <= {a for a, _ in f})
+            part = _Part(comp, emb, colour, sites, outer)
+            if sites:
+                walk = emb.traverse_face(*faces[outer][0])
+                excess = 0 if colour is None else sum(1 if colour[v] == 0 else -1 for v in comp)
+                if len(set(walk)) == len(walk) and len(comp) % 2 == 0 and excess == 0:
+                    part.boundary = sorted(sites, key=walk.index)
+            if terms > MAX_SITE_TERMS and part.boundary is None:
+                self.why = (f"{len(sites)} cells a placement may cover alone (the symmetry maps it onto itself) "
+                            f"make {terms:,} minors, more than the {MAX_SITE_TERMS:,} this engine takes")
+                return
+            self.parts.append(part)
         if self.zero or self.factor == 0:
             self.zero, self.parts = True, []
 
@@ -671,7 +690,8 @@ def _bfs_rank(comp: list[int], adj: list[list[int]]) -> dict[int, int]:
 
 
 def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, int], int],
-                    ask=lambda: None, schur_from: int | None = None) -> tuple[int, dict]:
+                    ask=lambda: None, schur_from: int | None = None,
+                    pairs_from: int | None = None) -> tuple[int, dict]:
     """The number of perfect matchings of one connected planar component,
     with sites: the sum over the sets S of sites left to be covered alone
     of (their multiplicities' product) x (the matchings of the rest).  The
@@ -679,7 +699,10 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
     S out keeps it Pfaffian and each term is a minor of one matrix: a
     determinant each (banded) when they are few, else all of them from one
     elimination per prime (_minor_sums; ``schur_from``: from how many
-    terms, SCHUR_FROM unless given)."""
+    terms, SCHUR_FROM unless given).  From ``pairs_from`` terms
+    (PAIRS_FROM unless given), when the sites' face is a simple cycle and
+    the graph without them has a perfect matching, the sum comes instead
+    from the pairs' minors and one Pfaffian (_pair_formula)."""
     comp, colour = part.comp, part.colour
     adj = part.adj or adj
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer or 0)
@@ -702,6 +725,11 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
             entries.append((ri[a], ci[b], sign))
         else:
             entries.append((ri[b], ci[a], -sign))
+    if part.boundary is not None and part.exactly is None and _site_terms(comp, part.sites, colour) >= (
+            PAIRS_FROM if pairs_from is None else pairs_from):
+        found = _pair_formula(part, rows, cols, ri, ci, entries, ask)
+        if found is not None:
+            return found
     sets = []
     for s in _site_sets(comp, part.sites, colour, part.exactly) if part.sites else [(frozenset(), 1)]:
         sets.append(s)
@@ -742,6 +770,67 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
             term = abs(det)
         total += weight * term
     return total, info
+
+
+def _pair_formula(part: _Part, rows, cols, ri, ci, entries, ask) -> tuple[int, dict] | None:
+    """The site sum from the minors that leave out no site or two, when the
+    graph without its sites taken has a perfect matching (None if not).
+
+    With the sites s_1..s_k in order round a face whose boundary is a simple
+    cycle, and the orientation Pfaffian with that face free, the matchings
+    without an even set S = {s_a < s_b < ...} of them satisfy a Pfaffian
+    identity (Kuo's condensation in its Pfaffian form):
+    M(G - S) M(G)^(|S|/2 - 1) = Pf[M(G - s_i - s_j)], i, j in S, i < j.  So,
+    with X[i][j] = M(G - s_i - s_j) w_i w_j / M(G) (w: the multiplicities),
+    the sum over S is M(G) times the sum of X's principal sub-Pfaffians, which
+    is Pf(X + Y) for Y[i][j] = (-1)^(i+j+1) (an odd k gets one more row, of
+    zeros, in X).  Here it is taken as Pf(M(G) X + M(G) Y) / M(G)^(k/2 - 1):
+    integers throughout, the division checked exact.  The k(k-1)/2 + 1
+    minors come from _minor_sums, instead of one per set S (C(k, k/2) of
+    them for a mirror's axis)."""
+    sites, colour = part.boundary, part.colour
+    k = len(sites)
+
+    def gone(vs):
+        return [ri[v] for v in vs if v in ri], [ci[v] for v in vs if v in ci], 1
+
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    terms = [gone(())] + [gone((sites[i], sites[j])) for i, j in pairs]
+    values, primes = _minor_sums(entries, len(rows), len(cols), {ri[v] for v in sites if v in ri},
+                                 {ci[v] for v in sites if v in ci}, terms, ask)
+
+    def matchings(det: int) -> int:
+        if colour is not None:
+            return abs(det)
+        root = math.isqrt(abs(det))
+        if root * root != abs(det):
+            raise BackendError(f"kasteleyn: det = {det} is not the square of a Pfaffian (a fault in the "
+                               "orientation)")
+        return root
+
+    whole = matchings(values[0])
+    if whole == 0:
+        return None
+    n = k + k % 2
+    w = [part.sites[v] for v in sites] + [0] * (n - k)
+    q: list[tuple[int, int, int]] = []
+    x = dict(zip(pairs, values[1:]))
+    for i in range(n):
+        for j in range(i + 1, n):
+            val = (matchings(x[(i, j)]) * w[i] * w[j] if j < k else 0) + whole * (-1) ** (i + j + 1)
+            if val:
+                q.append((i, j, val))
+                q.append((j, i, -val))
+    det, more = exact_det(q, n, ask)
+    pf = math.isqrt(det)
+    if pf * pf != det:
+        raise BackendError(f"kasteleyn: the sites' Pfaffian {det} is not a square (a fault in the pair formula)")
+    total, rest = divmod(pf, whole ** (n // 2 - 1))
+    if rest:
+        raise BackendError("kasteleyn: the sites' Pfaffian is not a multiple of M(G)^(k/2-1) (a fault in the "
+                           "pair formula)")
+    return total, {"bipartite": colour is not None, "terms": len(terms) + 1, "order": len(rows),
+                   "primes": primes + more}
 
 
 def _minor_sums(entries: list[tuple[int, int, int]], n_rows: int, n_cols: int, site_rows: set[int],
