@@ -822,7 +822,7 @@ def _pair_formula(part: _Part, rows, cols, ri, ci, entries, ask) -> tuple[int, d
                 q.append((i, j, val))
                 q.append((j, i, -val))
     det, more = exact_det(q, n, ask)
-    pf = math.isqrt(det)
+    pf = math.isqrt(det) if det >= 0 else -1
     if pf * pf != det:
         raise BackendError(f"kasteleyn: the sites' Pfaffian {det} is not a square (a fault in the pair formula)")
     total, rest = divmod(pf, whole ** (n // 2 - 1))
