@@ -233,35 +233,48 @@ def test_burnside_counts_the_chessboard_up_to_symmetry(cli):
         assert (out.count, out.complete, out.backend) == (classes, True, "kasteleyn")
 
 
+def _random_face(rng, even: bool = False):
+    """A random board of a random lattice as its matching graph, its largest
+    component (of an even number of vertices, with ``even``) embedded, and a
+    random face of it: (kind, graph, adjacency, component, embedding, faces,
+    face), or None when no component fits."""
+    import networkx as nx
+
+    from puzzlesat.backends import kasteleyn as K
+
+    kind = rng.choice(sorted(STEPS))
+    p = lattice_problem(kind, [(i, j) for i in range(rng.randint(1, 6)) for j in range(rng.randint(2, 7))
+                               if rng.random() >= 0.15], rng)
+    g = matching_graph(p)
+    adj: list[list[int]] = [[] for _ in range(g.n)]
+    for a, b in g.edges:
+        adj[a].append(b)
+        adj[b].append(a)
+    comps = [c for c in K._components(g) if len(c) > 1 and not (even and len(c) % 2)]
+    if not comps:
+        return None
+    comp = max(comps, key=len)
+    G = nx.Graph()
+    G.add_edges_from((a, b) for a in comp for b in adj[a] if a < b)
+    emb = nx.check_planarity(G)[1]
+    faces = K._faces(comp, adj, emb)[0]
+    return kind, g, adj, comp, emb, faces, rng.randrange(len(faces))
+
+
 def test_many_site_terms_from_one_elimination_equal_a_determinant_each():
     # random sites (with multiplicities) on a random face of random boards:
     # the site sum from one elimination per prime (a Schur complement and
     # stacked small determinants) against one banded determinant per term
-    import networkx as nx
-
     from puzzlesat.backends import kasteleyn as K
 
     rng = random.Random(4)
     seen: dict = {}
     zeros = 0
     for _ in range(300):
-        kind = rng.choice(sorted(STEPS))
-        p = lattice_problem(kind, [(i, j) for i in range(rng.randint(1, 6)) for j in range(rng.randint(2, 7))
-                                   if rng.random() >= 0.15], rng)
-        g = matching_graph(p)
-        adj: list[list[int]] = [[] for _ in range(g.n)]
-        for a, b in g.edges:
-            adj[a].append(b)
-            adj[b].append(a)
-        comps = [c for c in K._components(g) if len(c) > 1]
-        if not comps:
+        case = _random_face(rng)
+        if case is None:
             continue
-        comp = max(comps, key=len)
-        G = nx.Graph()
-        G.add_edges_from((a, b) for a in comp for b in adj[a] if a < b)
-        emb = nx.check_planarity(G)[1]
-        faces = K._faces(comp, adj, emb)[0]
-        face = rng.randrange(len(faces))
+        kind, g, adj, comp, emb, faces, face = case
         around = sorted({a for a, _ in faces[face]})
         sites = {v: rng.choice([1, 1, 2, 3]) for v in rng.sample(around, rng.randint(1, min(8, len(around))))}
         colour = K._two_colouring(comp, adj)
@@ -328,30 +341,15 @@ def test_the_pair_formula_equals_the_sum_over_site_sets():
     # random sites (with multiplicities) on a random face whose boundary is
     # a simple cycle: the sum from the pairs' minors and one Pfaffian against
     # the sum of one minor per set of sites
-    import networkx as nx
-
     from puzzlesat.backends import kasteleyn as K
 
     rng = random.Random(8)
     seen: dict = {}
     for _ in range(400):
-        kind = rng.choice(sorted(STEPS))
-        p = lattice_problem(kind, [(i, j) for i in range(rng.randint(1, 6)) for j in range(rng.randint(2, 7))
-                                   if rng.random() >= 0.15], rng)
-        g = matching_graph(p)
-        adj: list[list[int]] = [[] for _ in range(g.n)]
-        for a, b in g.edges:
-            adj[a].append(b)
-            adj[b].append(a)
-        comps = [c for c in K._components(g) if len(c) > 1 and len(c) % 2 == 0]
-        if not comps:
+        case = _random_face(rng, even=True)
+        if case is None:
             continue
-        comp = max(comps, key=len)
-        G = nx.Graph()
-        G.add_edges_from((a, b) for a in comp for b in adj[a] if a < b)
-        emb = nx.check_planarity(G)[1]
-        faces = K._faces(comp, adj, emb)[0]
-        face = rng.randrange(len(faces))
+        kind, g, adj, comp, emb, faces, face = case
         walk = emb.traverse_face(*faces[face][0])
         colour = K._two_colouring(comp, adj)
         if len(set(walk)) < len(walk) or colour and sum(1 if colour[v] == 0 else -1 for v in comp):
