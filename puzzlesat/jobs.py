@@ -152,7 +152,9 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
         from .estimate import estimate_solutions
 
         est = estimate_solutions(problem)
-    few = est is not None and est.hit_rate >= 0.5 and est.solutions < ENUMERATE_BELOW
+    # (most random descents ending in a solution: the estimate can be trusted)
+    reliable = est is not None and est.hit_rate >= 0.5
+    few = reliable and est.solutions < ENUMERATE_BELOW
     if not listing and encoding is None and not few:
         found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
         if found is not None and not (unique and len(problem.symmetries) > 1):
@@ -162,13 +164,12 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
             return found, (f"{MATCHINGS}: Burnside's lemma with Kasteleyn's determinant of the board and of its "
                            "quotient by each symmetry (the tilings that symmetry fixes) counts the classes without "
                            "listing them")
-    if not listing:
-        if est is not None and est.hit_rate >= 0.5 and est.solutions >= MODEL_COUNT_FROM:
-            be = next(_supporting((MODEL_COUNTER,), problem, encoding), None)
-            if be is not None:
-                about = "more than 1e+308" if math.isinf(est.solutions) else f"about {est.solutions:.2g}"
-                return be, (f"{about} solutions by Knuth's estimate over "
-                            f"{est.descents} random descents, too many to enumerate one by one")
+    if reliable and est.solutions >= MODEL_COUNT_FROM:
+        be = next(_supporting((MODEL_COUNTER,), problem, encoding), None)
+        if be is not None:
+            about = "more than 1e+308" if math.isinf(est.solutions) else f"about {est.solutions:.2g}"
+            return be, (f"{about} solutions by Knuth's estimate over "
+                        f"{est.descents} random descents, too many to enumerate one by one")
     return _first_supporting(COUNT_PREFERENCE, problem, encoding), None
 
 
