@@ -64,11 +64,14 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    from one elimination per prime whose pivots avoid the sites' rows and
    columns, which leaves each minor the pivots' product times a small
    determinant, all of one size taken at once (a Schur complement).
-5. When that face's boundary is a simple cycle and the graph has a perfect
-   matching without any site taken, the whole sum is one Pfaffian of a k x k
-   matrix built from the minors without two sites (Kuo's condensation in
-   its Pfaffian form, _pair_formula): k(k-1)/2 + 1 minors instead of one per
-   set.  Otherwise more than MAX_SITE_TERMS sets are not taken.
+5. When that face's boundary walk passes each site once, the whole sum is
+   one Pfaffian of a k x k matrix built from the minors without two sites
+   (Kuo's condensation in its Pfaffian form, _pair_formula): k(k-1)/2 + 1
+   minors instead of one per set.  It needs a perfect matching of the graph
+   with no site taken; where there is none (an odd half board: its mirror's
+   sites must leave an odd number of cells), sites are flipped first
+   (_pendants: a new vertex joined to the site alone, which keeps the sum).
+   Otherwise more than MAX_SITE_TERMS sets are not taken.
 
 The determinant is exact: computed modulo enough primes (Hadamard's bound on
 |det| tells how many) by Gaussian elimination on a band (the vertices in
@@ -86,6 +89,7 @@ must show solutions uses another engine.
 
 from __future__ import annotations
 
+import collections
 import functools
 import math
 import weakref
@@ -98,11 +102,10 @@ from .base import Backend, BackendError, Deadline, SearchResult
 #: cells fits
 MAX_ORDER = 5000
 #: the most minors one component's sites may ask for (a term per set of
-#: sites covered alone) when the pair formula does not apply (the sites'
-#: face not a simple cycle, or no matching without a site, as when the
-#: half board is odd): a mirror across 21 cells (352,716 terms; 20 x 21
-#: took 7 s and 0.7 GB that way) is taken, 23 (1,352,078) is not; 22 x 22
-#: took 25 s and 1.4 GB that way, 0.4 s by the pair formula
+#: sites covered alone) when the pair formula does not apply (the walk
+#: round the sites' face passes one twice, or no choice of flipped sites
+#: leaves a matching): 352,716 terms (20 x 21's mirror) took 7 s and 0.7 GB
+#: that way, 705,432 (22 x 22's) 25 s and 1.4 GB; the pair formula 0.4 s
 MAX_SITE_TERMS = 400_000
 #: from how many terms a component's site sum is taken from one elimination
 #: per prime (_minor_sums) rather than a banded determinant per term
@@ -293,7 +296,7 @@ class _Part:
         #: how many sites a matching leaves to be covered alone (None: any number)
         self.exactly = exactly
         #: the sites in their order round the face that holds them, when its
-        #: boundary is a simple cycle (for _pair_formula), else None
+        #: boundary walk passes each of them once (for _pair_formula), else None
         self.boundary: list[int] | None = None
 
 
@@ -378,13 +381,16 @@ class _Plan:
                     return
                 _remove_vertex(emb, -1)
                 faces = _faces(comp, adj, emb)[0]
-                outer = next(i for i, f in enumerate(faces) if set(sites) <= {a for a, _ in f})
+                walks = {i: emb.traverse_face(*f[0]) for i, f in enumerate(faces)
+                         if set(sites) <= {a for a, _ in f}}
+                # one whose walk passes each site once, if one does: their
+                # order round it is then the pair formula's
+                once = [i for i, walk in walks.items()
+                        if all(n == 1 for v, n in collections.Counter(walk).items() if v in sites)]
+                outer = once[0] if once else min(walks)
             part = _Part(comp, emb, colour, sites, outer)
-            if sites:
-                walk = emb.traverse_face(*faces[outer][0])
-                excess = 0 if colour is None else sum(1 if colour[v] == 0 else -1 for v in comp)
-                if len(set(walk)) == len(walk) and len(comp) % 2 == 0 and excess == 0:
-                    part.boundary = sorted(sites, key=walk.index)
+            if sites and once:
+                part.boundary = sorted(sites, key=walks[outer].index)
             if terms > MAX_SITE_TERMS and part.boundary is None:
                 self.why = (f"{len(sites)} cells a placement may cover alone (the symmetry maps it onto itself) "
                             f"make {terms:,} minors, more than the {MAX_SITE_TERMS:,} this engine takes")
@@ -700,36 +706,39 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
     determinant each (banded) when they are few, else all of them from one
     elimination per prime (_minor_sums; ``schur_from``: from how many
     terms, SCHUR_FROM unless given).  From ``pairs_from`` terms
-    (PAIRS_FROM unless given), when the sites' face is a simple cycle and
-    the graph without them has a perfect matching, the sum comes instead
-    from the pairs' minors and one Pfaffian (_pair_formula)."""
+    (PAIRS_FROM unless given), when the sites' face passes each of them once,
+    the sum comes instead from the pairs' minors and one Pfaffian
+    (_pair_formula, after _pendants)."""
     comp, colour = part.comp, part.colour
     adj = part.adj or adj
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer or 0)
     rank = _bfs_rank(comp, adj)
     order = sorted(comp, key=rank.get)
-    if colour is not None:
-        rows = [v for v in order if colour[v] == 0]
-        cols = [v for v in order if colour[v] == 1]
-    else:
-        rows = cols = order
-    ri = {v: i for i, v in enumerate(rows)}
-    ci = {v: i for i, v in enumerate(cols)}
-    entries = []
-    for (a, b), up in orient.items():
-        sign = edges[(a, b)] if up else -edges[(a, b)]  # a -> b
-        if colour is None:
-            entries.append((ri[a], ci[b], sign))
-            entries.append((ri[b], ci[a], -sign))
-        elif a in ri:
-            entries.append((ri[a], ci[b], sign))
-        else:
-            entries.append((ri[b], ci[a], -sign))
-    if part.boundary is not None and part.exactly is None and _site_terms(comp, part.sites, colour) >= (
+    rows, cols, ri, ci, entries = _matrix(order, colour, orient, edges)
+    n_terms = _site_terms(comp, part.sites, colour, part.exactly) if part.sites else 1
+    if part.boundary is not None and part.exactly is None and n_terms >= (
             PAIRS_FROM if pairs_from is None else pairs_from):
-        found = _pair_formula(part, rows, cols, ri, ci, entries, ask)
-        if found is not None:
-            return found
+        import numpy as np
+
+        for flip in _pendants(part):
+            # the matchings without the flipped sites: none, and this choice
+            # cannot start the formula (a residue mod one prime; a false 0
+            # only skips a choice)
+            keep_r = [i for i, v in enumerate(rows) if v not in flip]
+            keep_c = [j for j, v in enumerate(cols) if v not in flip]
+            nr = {old: new for new, old in enumerate(keep_r)}
+            nc = {old: new for new, old in enumerate(keep_c)}
+            if len(keep_r) != len(keep_c) or not _det_mod(
+                    [(nr[i], nc[j], x) for i, j, x in entries if i in nr and j in nc], len(keep_r),
+                    next(_primes()), np, ask):
+                continue
+            found = _pair_formula(part, flip, order, orient, edges, ask)
+            if found is not None:
+                return found
+        if n_terms > MAX_SITE_TERMS:
+            raise BackendError(f"kasteleyn: {len(part.sites)} cells a placement may cover alone make {n_terms:,} "
+                               f"minors, more than the {MAX_SITE_TERMS:,} this engine takes, and no matching "
+                               "without some of them starts the pair formula")
     sets = []
     for s in _site_sets(comp, part.sites, colour, part.exactly) if part.sites else [(frozenset(), 1)]:
         sets.append(s)
@@ -772,14 +781,90 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
     return total, info
 
 
-def _pair_formula(part: _Part, rows, cols, ri, ci, entries, ask) -> tuple[int, dict] | None:
-    """The site sum from the minors that leave out no site or two, when the
-    graph without its sites taken has a perfect matching (None if not).
+def _matrix(order: list[int], colour: dict[int, int] | None, orient: dict[tuple[int, int], bool],
+            edges: dict[tuple[int, int], int], pendants: dict[int, int] | None = None):
+    """The component's signed matrix: rows, columns, their indices, and the
+    (row, column, value) entries: the skew adjacency A, or, bipartite, its
+    block K (rows of colour 0, columns of colour 1).  ``pendants``: {site s:
+    multiplicity}, each a new vertex ~s joined to s alone by that many
+    edges, in the unconstrained face (so the orientation stays Pfaffian)
+    and next to s in the order (so the band stays narrow)."""
+    pendants = pendants or {}
+    if pendants:
+        order = [x for v in order for x in ((v, ~v) if v in pendants else (v,))]
+    if colour is not None:
+        rows = [v for v in order if (colour[v] if v >= 0 else 1 - colour[~v]) == 0]
+        cols = [v for v in order if (colour[v] if v >= 0 else 1 - colour[~v]) == 1]
+    else:
+        rows = cols = order
+    ri = {v: i for i, v in enumerate(rows)}
+    ci = {v: i for i, v in enumerate(cols)}
+    entries = []
+    signed = [((a, b), edges[(a, b)] if up else -edges[(a, b)]) for (a, b), up in orient.items()]  # a -> b
+    for (a, b), sign in signed + [((s, ~s), w) for s, w in pendants.items()]:
+        if colour is None:
+            entries.append((ri[a], ci[b], sign))
+            entries.append((ri[b], ci[a], -sign))
+        elif a in ri:
+            entries.append((ri[a], ci[b], sign))
+        else:
+            entries.append((ri[b], ci[a], -sign))
+    return rows, cols, ri, ci, entries
 
-    With the sites s_1..s_k in order round a face whose boundary is a simple
-    cycle, and the orientation Pfaffian with that face free, the matchings
-    without an even set S = {s_a < s_b < ...} of them satisfy a Pfaffian
-    identity (Kuo's condensation in its Pfaffian form):
+
+#: how many choices of sites to flip _pendants offers
+PENDANT_TRIES = 4
+
+
+def _pendants(part: _Part):
+    """Sets F of sites to flip for _pair_formula, the fewest that can
+    leave a graph of an even number of vertices, as many of each colour
+    (bipartite), and a few alternatives.
+
+    Flipping a site s (a new vertex ~s joined to s alone by s's
+    multiplicity; ~s a site of multiplicity 1, s not one) keeps the sum:
+    a set holding ~s is one without s (s covered by another edge), a set
+    without ~s is one with s (~s covers s).  So a graph whose sites must
+    leave an odd number of vertices (an odd half board's mirror) gets an
+    even one, and a graph with no matching without its sites may get one
+    with."""
+    sites = part.boundary
+    if part.colour is None:
+        groups = [list(sites)]
+        need = [len(part.comp) % 2]
+        more = 2  # (flips beyond the fewest: two at a time, to keep the parity)
+    else:
+        excess = sum(1 if part.colour[v] == 0 else -1 for v in part.comp)
+        groups = [[v for v in sites if part.colour[v] == c] for c in (0, 1)]
+        need = [max(excess, 0), max(-excess, 0)]
+        more = 1  # (one of each colour)
+    tried = []
+    for extra in (0, more):
+        for t in range(PENDANT_TRIES):
+            flip = set()
+            for g, k in zip(groups, need):
+                k += extra
+                if k > len(g):
+                    break
+                step = max(1, len(g) // PENDANT_TRIES)
+                flip |= {g[(t * step + i) % len(g)] for i in range(k)}
+            else:
+                if flip not in tried:
+                    tried.append(flip)
+                    yield frozenset(flip)
+            if len(tried) >= PENDANT_TRIES:
+                return
+
+
+def _pair_formula(part: _Part, flip: frozenset, order, orient, edges, ask) -> tuple[int, dict] | None:
+    """The site sum from the minors that leave out no site or two, when the
+    graph (its sites in ``flip`` flipped, see _pendants) has a perfect
+    matching (None if not).
+
+    With the sites s_1..s_k in order round a face whose boundary walk passes
+    each of them once, and the orientation Pfaffian with that face free, the
+    matchings without an even set S = {s_a < s_b < ...} of them satisfy a
+    Pfaffian identity (Kuo's condensation in its Pfaffian form):
     M(G - S) M(G)^(|S|/2 - 1) = Pf[M(G - s_i - s_j)], i, j in S, i < j.  So,
     with X[i][j] = M(G - s_i - s_j) w_i w_j / M(G) (w: the multiplicities),
     the sum over S is M(G) times the sum of X's principal sub-Pfaffians, which
@@ -787,8 +872,13 @@ def _pair_formula(part: _Part, rows, cols, ri, ci, entries, ask) -> tuple[int, d
     zeros, in X).  Here it is taken as Pf(M(G) X + M(G) Y) / M(G)^(k/2 - 1):
     integers throughout, the division checked exact.  The k(k-1)/2 + 1
     minors come from _minor_sums, instead of one per set S (C(k, k/2) of
-    them for a mirror's axis)."""
-    sites, colour = part.boundary, part.colour
+    them for a mirror's axis).  A face whose walk passes a vertex twice (a
+    flipped site's pendant, a cut vertex) is no harm: the identity was
+    checked against the sum over sets on such faces too."""
+    colour = part.colour
+    rows, cols, ri, ci, entries = _matrix(order, colour, orient, edges, {s: part.sites[s] for s in flip})
+    sites = [~v if v in flip else v for v in part.boundary]
+    weight = {v: 1 if v < 0 else part.sites[v] for v in sites}
     k = len(sites)
 
     def gone(vs):
@@ -812,7 +902,7 @@ def _pair_formula(part: _Part, rows, cols, ri, ci, entries, ask) -> tuple[int, d
     if whole == 0:
         return None
     n = k + k % 2
-    w = [part.sites[v] for v in sites] + [0] * (n - k)
+    w = [weight[v] for v in sites] + [0] * (n - k)
     q: list[tuple[int, int, int]] = []
     x = dict(zip(pairs, values[1:]))
     for i in range(n):
@@ -830,7 +920,7 @@ def _pair_formula(part: _Part, rows, cols, ri, ci, entries, ask) -> tuple[int, d
         raise BackendError("kasteleyn: the sites' Pfaffian is not a multiple of M(G)^(k/2-1) (a fault in the "
                            "pair formula)")
     return total, {"bipartite": colour is not None, "terms": len(terms) + 1, "order": len(rows),
-                   "primes": primes + more}
+                   "primes": primes + more, "flipped": len(flip)}
 
 
 def _minor_sums(entries: list[tuple[int, int, int]], n_rows: int, n_cols: int, site_rows: set[int],
@@ -1050,6 +1140,8 @@ class KasteleynBackend(Backend):
                     stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
                     stats["primes"] = stats.get("primes", 0) + info["primes"]
                     stats["minors"] = stats.get("minors", 0) + info["terms"]
+                    if info.get("flipped"):
+                        stats["flipped_sites"] = stats.get("flipped_sites", 0) + info["flipped"]
                 total *= n
                 if total == 0:
                     break
