@@ -399,6 +399,11 @@ def test_a_mirror_of_an_odd_half_board_by_the_pair_formula(kb):
                 assert by_pairs[0] == 17_911_723_845
                 flipped += 1
     assert flipped == 2
+    # and the whole count up to symmetry: Ganak counted the same (22 s,
+    # benchmarks/counting.py unique:ganak, session 20)
+    out = jobs.count(load_toml('[board]\nsize = [15, 10]\n[[pieces]]\nset = "dominoes"\ncount = 75\n', "b.toml"),
+                     unique=True)
+    assert (out.count, out.complete, out.backend) == (66_124_951_703_307_971, True, "kasteleyn")
     # 23 x 22, whose mirror across its 22 columns has 1,352,078 sets of
     # sites, is counted up to symmetry here (the sum over every set gave
     # the same run, benchmarks/site_sums.py, session 20)
@@ -406,6 +411,30 @@ def test_a_mirror_of_an_odd_half_board_by_the_pair_formula(kb):
     out = jobs.count(board, unique=True)
     assert (out.count, out.complete, out.backend) == (
         3690839114179065626264033005403770069338674572105076397247353, True, "kasteleyn")
+
+
+def _figure_eight() -> tuple[Problem, dict[int, int]]:
+    """Two copies of a figure eight (loops of 11 and 12 vertices through
+    one vertex), swapped by the permutation returned, each vertex joined to
+    its copy: in the quotient by the swap, all 22 vertices are sites."""
+    p = Problem(fixed_weight=True)
+    loops = [0, *range(1, 11)], [0, *range(11, 22)]
+    covering: dict = {(k, v): [] for k in range(2) for v in range(22)}
+    twin = {}
+    for loop in loops:
+        for a, b in zip(loop, loop[1:] + loop[:1]):
+            x, y = (p.var((k, a, b)) for k in range(2))
+            twin[x], twin[y] = y, x
+            for k, v in ((0, x), (1, y)):
+                covering[(k, a)].append(v)
+                covering[(k, b)].append(v)
+    for v in range(22):
+        x = p.var(("across", v))
+        covering[(0, v)].append(x)
+        covering[(1, v)].append(x)
+    for c in sorted(covering):
+        p.exactly_one(covering[c])
+    return p, twin
 
 
 def test_sites_off_one_face_and_too_many_of_them_are_refused(kb):
@@ -434,26 +463,10 @@ def test_sites_off_one_face_and_too_many_of_them_are_refused(kb):
     assert sorted(matching_graph(q).sites.values()) == [1] * 5
     assert kb.supports(q) == ("the cells a placement may cover alone (the symmetry maps it onto itself) lie on no "
                               "one face of its planar graph")
-    # a figure eight (loops of 11 and 12 vertices through one vertex), its
-    # 22 vertices all sites: the one face holding them all passes the
-    # shared one twice, so no pair formula, and 2,097,152 sets of sites
-    p = Problem(fixed_weight=True)
-    loops = [0, *range(1, 11)], [0, *range(11, 22)]
-    covering = {(k, v): [] for k in range(2) for v in range(22)}
-    twin = {}
-    for loop in loops:
-        for a, b in zip(loop, loop[1:] + loop[:1]):
-            x, y = (p.var((k, a, b)) for k in range(2))
-            twin[x], twin[y] = y, x
-            for k, v in ((0, x), (1, y)):
-                covering[(k, a)].append(v)
-                covering[(k, b)].append(v)
-    for v in range(22):
-        x = p.var(("across", v))
-        covering[(0, v)].append(x)
-        covering[(1, v)].append(x)
-    for c in sorted(covering):
-        p.exactly_one(covering[c])
+    # a figure eight, its 22 vertices all sites: the one face holding them
+    # all passes the shared one twice, so no pair formula, and 2,097,152
+    # sets of sites
+    p, twin = _figure_eight()
     eight = p.with_constraints(equalities(twin))
     assert len(matching_graph(eight).sites) == 22
     assert kb.supports(eight) == ("22 cells a placement may cover alone (the symmetry maps it onto itself) make "
