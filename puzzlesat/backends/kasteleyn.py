@@ -116,6 +116,9 @@ SCHUR_FROM = 3
 #: from how many terms a site sum is taken from the pairs' minors and one
 #: Pfaffian (_pair_formula) where it applies
 PAIRS_FROM = 16
+#: how many plans (embedded graphs) an engine keeps by their problem's
+#: content: a count up to symmetry of a square board asks about 8 problems
+PLANS_KEPT = 16
 #: primes below 2**31, so that a product of two residues fits in an int64
 PRIME_BITS = 31
 
@@ -1099,14 +1102,22 @@ class KasteleynBackend(Backend):
         if missing:
             raise ImportError(f"No module named {missing!r}")
         self._last: tuple[weakref.ref, int, _Plan] | None = None
+        self._plans: dict[tuple, _Plan] = {}
 
     def _plan(self, problem: Problem) -> _Plan:
         """The problem's plan, kept for the last problem asked about
-        (supports() and then search() on one problem build it once)."""
+        (supports() and then search() on one problem build it once), and
+        for the last PLANS_KEPT problems by their content: a count up to
+        symmetry asks about each symmetry's run when it chooses the engine,
+        and the runs are then new problems of the same constraints."""
         last = self._last
         if last is not None and last[0]() is problem and last[1] == len(problem.constraints):
             return last[2]
-        plan = _Plan(problem)
+        key = (problem.fixed_weight, tuple(problem.primary), tuple(problem.constraints))
+        plan = self._plans.pop(key, None) or _Plan(problem)
+        self._plans[key] = plan  # (the most recent last)
+        while len(self._plans) > PLANS_KEPT:
+            del self._plans[next(iter(self._plans))]
         self._last = (weakref.ref(problem), len(problem.constraints), plan)
         return plan
 

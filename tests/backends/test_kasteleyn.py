@@ -477,6 +477,24 @@ def test_sites_off_one_face_and_too_many_of_them_are_refused(kb):
     assert kb.supports(odd) == "it has two-literal clauses that are not equalities between two variables"
 
 
+def test_a_count_up_to_symmetry_embeds_each_runs_graph_once(monkeypatch):
+    # choosing the engine asks it about each symmetry's run; the runs are
+    # then new problems of the same constraints, and their plans are kept
+    from puzzlesat.backends import kasteleyn as K
+
+    built = []
+    real = K._Plan
+
+    class Counted(real):
+        def __init__(self, problem):
+            built.append(len(problem.constraints))
+            super().__init__(problem)
+
+    monkeypatch.setattr(K, "_Plan", Counted)
+    out = jobs.count(load_puzzle("dominoes-8x8"), unique=True)
+    assert (out.count, out.complete, out.backend, len(built)) == (1_629_189, True, "kasteleyn", 8)
+
+
 def test_what_it_does_not_take_is_said(kb):
     # (a pentomino's placement: its five cells and the piece's one-of)
     assert kb.supports(load_puzzle("pentomino-6x10").compile()) == (
