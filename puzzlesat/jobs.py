@@ -92,6 +92,12 @@ MATCHINGS = ("the tilings are the perfect matchings of a planar graph (a vertex 
 #: while the exact engine lists ~2 us a solution (6x6 dominoes: 6,728 in
 #: 15 ms; `count` on it 0.35 s with the determinant, 0.23 s with -b exact)
 ENUMERATE_BELOW = 50_000
+#: from how many constraints (a board's cells, for dominoes) a problem that
+#: MATCHING_COUNTER takes goes to it without Knuth's estimate: a planar
+#: board that large has far more than ENUMERATE_BELOW tilings but for thin
+#: strips and boards with none, and the estimate costs 0.07 s on 20x20,
+#: 0.28 s on 40x40 (the determinant 0.44 s)
+ESTIMATE_MATCHINGS_BELOW = 200
 #: estimated solutions above which counting beats enumerating (measured on
 #: domino boards: 167,089 tilings take both engines 0.13 s, 1,292,697 take
 #: the exact engine 0.89 s and Ganak 0.30 s; benchmarks/counting-results.md)
@@ -146,24 +152,34 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
     (:mod:`.estimate`) says an exact cover has very many solutions, with
     most random descents ending in one, the model counter is used.  A
     matching problem the estimate finds fewer than ENUMERATE_BELOW solutions
-    in is enumerated: the determinant's modules alone take longer to load."""
+    in is enumerated: the determinant's modules alone take longer to load
+    (a problem of ESTIMATE_MATCHINGS_BELOW constraints or more is not
+    estimated first)."""
     est = None
     if not listing:
         from .estimate import estimate_solutions
 
-        est = estimate_solutions(problem)
-    # (most random descents ending in a solution: the estimate can be trusted)
+        found = None
+        if encoding is None and len(problem.constraints) >= ESTIMATE_MATCHINGS_BELOW:
+            found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
+        estimated = found is None
+        if estimated:
+            est = estimate_solutions(problem)  # (None: not an exact cover)
+            # (most random descents ending in a solution: the estimate can be trusted)
+            few = est is not None and est.hit_rate >= 0.5 and est.solutions < ENUMERATE_BELOW
+            if encoding is None and not few:
+                found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
+        if found is not None:
+            if not (unique and len(problem.symmetries) > 1):
+                return found, f"{MATCHINGS}: Kasteleyn's determinant counts them without listing them"
+            if all(found.supports(problem.with_constraints(equalities(g))) is None
+                   for g in problem.symmetries if g):
+                return found, (f"{MATCHINGS}: Burnside's lemma with Kasteleyn's determinant of the board and of "
+                               "its quotient by each symmetry (the tilings that symmetry fixes) counts the classes "
+                               "without listing them")
+            if not estimated:
+                est = estimate_solutions(problem)
     reliable = est is not None and est.hit_rate >= 0.5
-    few = reliable and est.solutions < ENUMERATE_BELOW
-    if not listing and encoding is None and not few:
-        found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
-        if found is not None and not (unique and len(problem.symmetries) > 1):
-            return found, f"{MATCHINGS}: Kasteleyn's determinant counts them without listing them"
-        if found is not None and all(found.supports(problem.with_constraints(equalities(g))) is None
-                                     for g in problem.symmetries if g):
-            return found, (f"{MATCHINGS}: Burnside's lemma with Kasteleyn's determinant of the board and of its "
-                           "quotient by each symmetry (the tilings that symmetry fixes) counts the classes without "
-                           "listing them")
     if reliable and est.solutions >= MODEL_COUNT_FROM:
         be = next(_supporting((MODEL_COUNTER,), problem, encoding), None)
         if be is not None:

@@ -477,6 +477,34 @@ def test_sites_off_one_face_and_too_many_of_them_are_refused(kb):
     assert kb.supports(odd) == "it has two-literal clauses that are not equalities between two variables"
 
 
+def test_a_large_board_goes_to_the_determinant_without_an_estimate(monkeypatch):
+    # Knuth's estimate (0.28 s on 40 x 40) only tells whether a board has few
+    # enough tilings to list; from ESTIMATE_MATCHINGS_BELOW constraints, a
+    # problem the determinant takes is not estimated
+    import puzzlesat.estimate as E
+
+    calls = []
+    real = E.estimate_solutions
+    monkeypatch.setattr(E, "estimate_solutions", lambda p: calls.append(len(p.constraints)) or real(p))
+    board = load_toml('[board]\nsize = [20, 20]\n[[pieces]]\nset = "dominoes"\ncount = 200\n', "b.toml").compile()
+    for unique in (False, True):
+        assert jobs.choose_count_backend(board, listing=False, unique=unique)[0].name == "kasteleyn"
+    assert calls == []
+    # a smaller one is estimated, and its 34 tilings listed
+    strip = load_toml('[board]\nsize = [2, 8]\n[[pieces]]\nset = "dominoes"\ncount = 8\n', "b.toml").compile()
+    backend, why = jobs.choose_count_backend(strip, listing=False)
+    assert (backend.name, why, calls) == ("exact", None, [len(strip.constraints)])
+    # the determinant takes the problem but not its Burnside run: the
+    # estimate chooses after all
+    monkeypatch.setattr(jobs, "ESTIMATE_MATCHINGS_BELOW", 10)
+    eight, twin = _figure_eight()
+    eight.symmetries = [{}, twin]
+    assert get_backend("kasteleyn").supports(eight) is None
+    calls.clear()
+    backend, why = jobs.choose_count_backend(eight, listing=False, unique=True)
+    assert backend.name != "kasteleyn" and calls == [len(eight.constraints)]
+
+
 def test_a_count_up_to_symmetry_embeds_each_runs_graph_once(monkeypatch):
     # choosing the engine asks it about each symmetry's run; the runs are
     # then new problems of the same constraints, and their plans are kept
