@@ -36,10 +36,11 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
 1. Embed each connected component in the plane (networkx's planarity test
    gives a combinatorial embedding, or says it is not planar).  A component
    that is not planar, but is once its vertex of highest degree (the apex)
-   is taken out, and stays connected, counts as the sum over the apex's
-   edges (a, v) of the matchings of the rest without v: step 4, each v's
-   term with an orientation whose unconstrained face holds v, a few faces
-   covering all of them.  Any other is not taken.
+   is taken out, counts as the sum over the apex's edges (a, v) of the
+   matchings of the rest without v: step 4, each v's term with an
+   orientation whose unconstrained face holds v, a few faces covering all
+   of them.  If the rest falls apart, v lies in its one odd piece, and the
+   other pieces are counted alone.  Any other is not taken.
 2. Orient the edges so that every face but one has an odd number of edges
    pointing along its boundary walk (all faces walked the same way round):
    orient a spanning tree at will; the other edges form a spanning tree of
@@ -367,7 +368,8 @@ class _Plan:
                 if apex is None:
                     self.why = "its graph (cells joined by the placements that cover both) is not planar"
                     return
-                self.parts.append(apex)
+                self.parts.extend(apex[0])
+                self.factor *= apex[1]
                 continue
             outer = None
             if sites:
@@ -403,30 +405,49 @@ class _Plan:
             self.zero, self.parts = True, []
 
 
-def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int], int], nx) -> _Sum | None:
-    """The component as a sum over its apex's edges (see _Sum), or None when
-    taking out its vertex of highest degree leaves a graph that is not
-    connected or not planar."""
+def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int], int],
+              nx) -> tuple[list[_Part | _Sum], int] | None:
+    """The component as a sum over its apex's edges (see _Sum): the items
+    whose counts multiply, and a factor; None when taking out its vertex of
+    highest degree leaves a graph that is not planar.  When that graph
+    falls apart (holes that cut the board once the monomino is out), the
+    apex is matched into its one piece of an odd number of vertices (a
+    _Sum; a lone vertex: the factor) and each other piece is matched alone
+    (a _Part); factor 0 when not exactly one piece is odd."""
     a = max(comp, key=lambda v: len(adj[v]))
     rest = [v for v in comp if v != a]
     sub = [[w for w in adj[v] if w != a] if v != a else [] for v in range(len(adj))]
     H = nx.Graph()
     H.add_nodes_from(rest)
     H.add_edges_from((u, w) for u in rest for w in sub[u] if u < w)
-    if not nx.is_connected(H):
-        return None
-    planar, emb = nx.check_planarity(H)
-    if not planar:
-        return None
-    colour = _two_colouring(rest, sub)
-    uncovered = {v: edges[(a, v) if a < v else (v, a)] for v in adj[a]}
-    faces = [{u for u, _ in f} for f in _faces(rest, sub, emb)[0]]
-    parts = []
-    while uncovered:
-        i = max(range(len(faces)), key=lambda k: len(faces[k] & uncovered.keys()))
-        share = {v: uncovered.pop(v) for v in faces[i] & uncovered.keys()}
-        parts.append(_Part(rest, emb, colour, share, i, sub, exactly=1))
-    return _Sum(parts)
+    pieces = [sorted(c) for c in nx.connected_components(H)]
+    odd = [c for c in pieces if len(c) % 2]
+    if len(odd) != 1:
+        return [], 0
+    items: list[_Part | _Sum] = []
+    factor = 1
+    for piece in pieces:
+        uncovered = {v: edges[(a, v) if a < v else (v, a)] for v in adj[a] if v in set(piece)}
+        if len(piece) == 1:
+            factor *= uncovered.get(piece[0], 0)
+            continue
+        planar, emb = nx.check_planarity(H.subgraph(piece))
+        if not planar:
+            return None
+        colour = _two_colouring(piece, sub)
+        if piece is not odd[0]:
+            items.append(_Part(piece, emb, colour, {}, None, sub))
+            continue
+        faces = [{u for u, _ in f} for f in _faces(piece, sub, emb)[0]]
+        parts = []
+        while uncovered:
+            i = max(range(len(faces)), key=lambda k: len(faces[k] & uncovered.keys()))
+            share = {v: uncovered.pop(v) for v in faces[i] & uncovered.keys()}
+            parts.append(_Part(piece, emb, colour, share, i, sub, exactly=1))
+        if not parts:
+            return [], 0  # (the monomino covers no cell of the odd piece)
+        items.append(_Sum(parts))
+    return items, factor
 
 
 def _remove_vertex(emb, x) -> None:
