@@ -12,9 +12,12 @@ two items are parallel edges, counted apart).  A tiling by dominoes is one
 takes its two vertices out.  A count over all variables that the items
 already fix (k edges in every matching of 2k vertices) is implied and
 skipped; any other constraint, or a variable on one or three items (a
-tromino; a monomino of which there are several), makes the problem one
-this engine does not take.  A lone monomino is taken: its piece's
-ExactlyOne is one more vertex, joined to every cell (an apex, see below).
+tromino), makes the problem one this engine does not take.  A lone
+monomino is taken: its piece's ExactlyOne is one more vertex, joined to
+every cell (an apex, see below).  So are k > 1 monominoes of one piece
+(an Exactly(k) over the variables on one item, or the dominoes' count
+that implies it): the count is the sum over the sets of k cells they may
+cover of the matchings of the rest (step 6).
 
 Counting up to symmetry (Burnside's lemma) asks, for each symmetry g, how
 many tilings g fixes: the problem plus the equalities x = g(x), as pairs of
@@ -73,6 +76,13 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    sites must leave an odd number of cells), sites are flipped first
    (_pendants: a new vertex joined to the site alone, which keeps the sum).
    Otherwise more than MAX_SITE_TERMS sets are not taken.
+6. Monominoes' cells lie anywhere, not on one face.  Taking an inside
+   vertex out leaves a face of the wrong parity; flipping the signs of the
+   edges along a line in the dual from it to the free face (a defect line,
+   _defect_lines) puts that right, so each set of k cells is a determinant
+   of the one matrix with its lines flipped, all of one order taken at once
+   as a stack (_defect_sum).  Components multiply as polynomials in the
+   monominoes they hold.  Up to MAX_DEFECT_WORK (about k-subsets x order^3).
 
 The determinant is exact: computed modulo enough primes (Hadamard's bound on
 |det| tells how many) by Gaussian elimination on a band (the vertices in
@@ -117,6 +127,13 @@ SCHUR_FROM = 3
 #: from how many terms a site sum is taken from the pairs' minors and one
 #: Pfaffian (_pair_formula) where it applies
 PAIRS_FROM = 16
+#: the most work (sum over the determinants of order^3) that monominoes
+#: counted together may ask for: each set of their cells is one determinant
+#: (measured, one run each: 10x10 with two, 2,500 of order 49, 3e8, 2.3 s;
+#: 12x12 with two 1.9e9, 17 s; 8x8 with four 6.6e9, 54 s)
+MAX_DEFECT_WORK = 5e9
+#: how many entries a stack of determinants (_defect_sum) holds at once
+DEFECT_STACK = 10_000_000
 #: how many plans (embedded graphs) an engine keeps by their problem's
 #: content: a count up to symmetry of a square board asks about 8 problems
 PLANS_KEPT = 16
@@ -133,9 +150,13 @@ class _Graph:
     literals already leave no perfect matching."""
 
     def __init__(self, n: int, edges: dict[tuple[int, int], int], zero: bool = False,
-                 sites: dict[int, int] | None = None):
+                 sites: dict[int, int] | None = None, monomers: int | None = None):
         self.n, self.edges, self.zero = n, edges, zero
         self.sites = sites or {}
+        #: when set, the sites are monominoes' cells, exactly this many of them
+        #: covered alone (anywhere: no one face need hold them); None: any
+        #: number of sites, all on one face (a symmetry's)
+        self.monomers = monomers
 
 
 def matching_graph(problem: Problem) -> _Graph | str:
@@ -181,13 +202,27 @@ def matching_graph(problem: Problem) -> _Graph | str:
     for v in list(items_of) + list(forced) + [abs(x) for lits in pairs for x in lits]:
         if v not in primary:
             return "a constraint is on a variable that is not primary"
+    # monominoes counted together: an Exactly(k) over every variable that
+    # lies in one item (a placement covering one cell), k > 1
+    alone = {v for v in primary if len(items_of.get(v, ())) == 1}
+    # (or, the same, an Exactly(k) over the others: k dominoes leave 2k cells fewer)
+    monomers = next((c.k for c in counts if alone and set(c.vars) == alone), None)
+    if monomers is None:
+        monomers = next((len(items) - 2 * c.k for c in counts if alone and set(c.vars) == primary - alone), None)
+    if monomers is not None and pairs:
+        return ("it has monominoes counted together (an Exactly constraint) and equalities between variables, "
+                "which this engine does not take at once")
     for v in problem.primary:
         its = items_of.get(v, ())
-        if len(its) != 2 or its[0] == its[1]:
+        if (len(its) != 2 or its[0] == its[1]) and not (monomers is not None and v in alone):
             return _not_two(len(its))
     for c in counts:
         # k edges in every perfect matching of 2k vertices: implied (and so
-        # in every one that also keeps equalities)
+        # in every one that also keeps equalities); with m monominoes, the
+        # dominoes' k with 2k + m = the cells
+        if monomers is not None and (set(c.vars) == alone and c.k == monomers or
+                                     set(c.vars) == primary - alone and 2 * c.k + monomers == len(items)):
+            continue
         if set(c.vars) != primary or 2 * c.k != len(items):
             return "it counts some pieces apart (Exactly constraints the cells do not imply)"
     parent = {v: v for v in problem.primary}
@@ -237,6 +272,11 @@ def matching_graph(problem: Problem) -> _Graph | str:
                 gone[u] = True
     edges: dict[tuple[int, int], int] = {}
     sites: dict[int, int] = {}
+    for r, val in value.items():
+        if val and monomers is not None and r in alone:
+            monomers -= 1  # a monomino placed
+    if monomers is not None and monomers < 0:
+        return _Graph(0, {}, zero=True)
     for r, us in ends.items():
         if r in value:
             continue  # a false edge is out; a true one took its vertices
@@ -253,7 +293,8 @@ def matching_graph(problem: Problem) -> _Graph | str:
     keep = [i for i in range(n_vertices) if not gone[i]]
     index = {old: new for new, old in enumerate(keep)}
     return _Graph(len(keep), {(index[a], index[b]): m for (a, b), m in edges.items()},
-                  sites={index[u]: m for u, m in sites.items()})
+                  sites={index[u]: m for u, m in sites.items()} if monomers != 0 else {},
+                  monomers=monomers or None)
 
 
 def _too_many(problem: Problem, v: int) -> str:
@@ -302,6 +343,8 @@ class _Part:
         #: the sites in their order round the face that holds them, when its
         #: boundary walk passes each of them once (for _pair_formula), else None
         self.boundary: list[int] | None = None
+        #: the sites are monominoes' cells, anywhere (_defect_sum)
+        self.defects = False
 
 
 class _Sum:
@@ -328,6 +371,13 @@ class _Plan:
         self.parts: list[_Part | _Sum] = []
         self.adj: list[list[int]] = []
         self.edges: dict[tuple[int, int], int] = {}
+        #: monominoes counted together: how many, and the components holding
+        #: some of their cells (parts with defects), or their lone cells'
+        #: multiplicities; the count is the coefficient of z^monomers in the
+        #: product of their polynomials sum_j (matchings without j of them) z^j
+        self.monomers: int | None = None
+        self.monomer_parts: list[_Part] = []
+        self.monomer_cells: list[int] = []
         g = matching_graph(problem)
         if isinstance(g, str):
             self.why = g
@@ -343,10 +393,40 @@ class _Plan:
             adj[a].append(b)
             adj[b].append(a)
         self.adj = adj
+        self.monomers = g.monomers
+        work = 0
         for comp in _components(g):
             sites = {v: g.sites[v] for v in comp if v in g.sites}
+            if len(comp) == 1 and self.monomers is not None:
+                if comp[0] in sites:
+                    self.monomer_cells.append(sites[comp[0]])
+                else:
+                    self.zero = True
+                continue
             if len(comp) == 1:
                 self.factor *= sites.get(comp[0], 0)  # covered alone, or not at all
+                continue
+            if self.monomers is not None and sites:
+                colour = _two_colouring(comp, adj)
+                G = nx.Graph()
+                G.add_edges_from((a, b) for a in comp for b in adj[a] if a < b)
+                planar, emb = nx.check_planarity(G)
+                if not planar:
+                    self.why = "its graph (cells joined by the placements that cover both) is not planar"
+                    return
+                # (the face holding most of the monominoes' cells: they need no defect line)
+                faces = _faces(comp, adj, emb)[0]
+                outer = max(range(len(faces)), key=lambda i: len({a for a, _ in faces[i]} & sites.keys()))
+                part = _Part(comp, emb, colour, sites, outer)
+                part.defects = True
+                order = len(comp) // 2 if colour is not None else len(comp)
+                work += sum(_monomer_terms(comp, sites, colour, j) * max(1, order - j) ** 3
+                            for j in range(self.monomers + 1))
+                if work > MAX_DEFECT_WORK:
+                    self.why = (f"{self.monomers} monominoes on {len(sites)} cells make determinants of "
+                                f"{work:.2g} operations in all, more than the {MAX_DEFECT_WORK:.0e} this engine takes")
+                    return
+                self.monomer_parts.append(part)
                 continue
             # (the size first: a planarity test of a huge graph takes seconds)
             colour = _two_colouring(comp, adj)
@@ -402,7 +482,20 @@ class _Plan:
                 return
             self.parts.append(part)
         if self.zero or self.factor == 0:
-            self.zero, self.parts = True, []
+            self.zero, self.parts, self.monomer_parts = True, [], []
+
+
+def _monomer_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None, j: int) -> int:
+    """How many sets of j of a component's monomino cells leave it a chance
+    of a perfect matching (an even number of cells; as many of each colour)."""
+    if colour is None:
+        return math.comb(len(sites), j) if (len(comp) - j) % 2 == 0 else 0
+    excess = sum(1 if colour[v] == 0 else -1 for v in comp)
+    black = sum(1 for v in sites if colour[v] == 0)
+    if (j + excess) % 2 or not 0 <= (j + excess) // 2 <= j:
+        return 0
+    b = (j + excess) // 2
+    return math.comb(black, b) * math.comb(len(sites) - black, j - b)
 
 
 def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int], int],
@@ -880,6 +973,126 @@ def _pendants(part: _Part):
                 return
 
 
+def _defect_lines(part: _Part, adj: list[list[int]]) -> dict[int, frozenset]:
+    """For each site x of a part with defects: the edges a path in the dual
+    crosses from a face at x to the unconstrained face (none when x is on
+    it), along one tree of the dual.
+
+    Taking a vertex x off the inside of a planar graph merges the faces
+    round it into one whose count of edges along its walk has the wrong
+    parity; changing the sign of the edges such a line crosses puts it
+    right and leaves every face the line enters and leaves as it was.  So
+    for any set S, the orientation with the lines of S's vertices flipped
+    (an edge on two lines flipped twice) is Pfaffian for the graph without
+    S (checked against enumeration on random boards of three lattices, for
+    sets of one to four vertices)."""
+    faces, face_of = _faces(part.comp, adj, part.emb)
+    up: dict[int, tuple[int, tuple[int, int]] | None] = {part.outer: None}
+    queue = [part.outer]
+    for f in queue:
+        for a, b in faces[f]:
+            g = face_of[(b, a)]
+            if g not in up:
+                up[g] = (f, (a, b) if a < b else (b, a))
+                queue.append(g)
+    free = {a for a, _ in faces[part.outer]}
+    lines = {}
+    for x in part.sites:
+        crossed: set[tuple[int, int]] = set()
+        f = None if x in free else face_of[(x, adj[x][0])]
+        while f is not None and up[f] is not None:
+            f, e = up[f]
+            crossed ^= {e}
+        lines[x] = frozenset(crossed)
+    return lines
+
+
+def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int, int], int],
+                ask=lambda: None) -> tuple[int, dict]:
+    """The sum, over the sets S of j of a part's monomino cells (sites), of
+    their multiplicities' product times the perfect matchings of the part
+    without S: each a determinant of the one matrix without S's rows and
+    columns, S's defect lines flipped (_defect_lines).  All of one order are
+    taken at once, as stacks, modulo enough primes."""
+    import numpy as np
+
+    comp, colour = part.comp, part.colour
+    adj = part.adj or adj
+    sets = list(_site_sets(comp, part.sites, colour, j))
+    info: dict = {"bipartite": colour is not None, "terms": len(sets), "primes": 0}
+    if not sets:
+        return 0, info
+    orient = pfaffian_orientation(comp, adj, part.emb, part.outer)
+    lines = _defect_lines(part, adj) if j else {}
+    rows, cols, ri, ci, entries = _matrix(sorted(comp), colour, orient, edges)
+
+    def cells(e: tuple[int, int]) -> list[tuple[int, int]]:
+        a, b = e
+        if colour is None:
+            return [(ri[a], ci[b]), (ri[b], ci[a])]
+        return [(ri[a], ci[b])] if a in ri else [(ri[b], ci[a])]
+
+    # per term: the rows and columns kept, and the entries flipped (in the kept ones' numbering)
+    plans = []
+    for t, (gone, _) in enumerate(sets):
+        if t % 1024 == 1023:
+            ask()
+        keep_r = np.array([i for i, v in enumerate(rows) if v not in gone], dtype=np.int64)
+        keep_c = np.array([i for i, v in enumerate(cols) if v not in gone], dtype=np.int64)
+        crossed: set = set()
+        for x in gone:
+            crossed ^= lines[x]
+        flips = [(int(np.searchsorted(keep_r, i)), int(np.searchsorted(keep_c, jj)))
+                 for e in crossed if not (set(e) & gone) for i, jj in cells(e)]
+        plans.append((keep_r, keep_c, flips))
+    norms = [0] * len(rows)
+    for i, _, x in entries:
+        norms[i] += x * x
+    bits = sum(0.5 * math.log2(max(1, n2)) for n2 in norms) + 2
+    k = info["order"] = len(plans[0][0])
+    chunk = max(1, int(DEFECT_STACK // max(1, k * k)))
+    values = [0] * len(sets)
+    modulus = 1
+    for p in _primes():
+        ask()
+        A = np.zeros((len(rows), len(cols)), dtype=np.int64)
+        for i, jj, x in entries:
+            A[i, jj] = (A[i, jj] + x) % p
+        residues: list[int] = []
+        for lo in range(0, len(plans), chunk):
+            ask()
+            part_plans = plans[lo:lo + chunk]
+            R = np.stack([pl[0] for pl in part_plans])
+            C = np.stack([pl[1] for pl in part_plans])
+            Z = A[R[:, :, None], C[:, None, :]]
+            tt = [t for t, pl in enumerate(part_plans) for _ in pl[2]]
+            if tt:
+                rr = [f[0] for pl in part_plans for f in pl[2]]
+                cc = [f[1] for pl in part_plans for f in pl[2]]
+                Z[tt, rr, cc] = (p - Z[tt, rr, cc]) % p
+            residues.extend(int(r) for r in (_stacked_dets(Z, p, np) if k else np.ones(len(part_plans),
+                                                                                      dtype=np.int64)))
+        inv = pow(modulus, -1, p)
+        for t, r in enumerate(residues):
+            values[t] += modulus * ((r - values[t]) * inv % p)
+        modulus *= p
+        info["primes"] += 1
+        if modulus.bit_length() > bits + 1:
+            break
+    total = 0
+    for (gone, weight), det in zip(sets, values):
+        det = det - modulus if det > modulus // 2 else det
+        if colour is None:
+            term = math.isqrt(abs(det))
+            if term * term != abs(det):
+                raise BackendError(f"kasteleyn: det = {det} is not the square of a Pfaffian (a fault in the "
+                                   "defect lines)")
+        else:
+            term = abs(det)
+        total += weight * term
+    return total, info
+
+
 def _pair_formula(part: _Part, flip: frozenset, order, orient, edges, ask) -> tuple[int, dict] | None:
     """The site sum from the minors that leave out no site or two, when the
     graph (its sites in ``flip`` flipped, see _pendants) has a perfect
@@ -1177,6 +1390,30 @@ class KasteleynBackend(Backend):
                 total *= n
                 if total == 0:
                     break
+            if plan.monomers is not None and total:
+                # the coefficient of z^monomers in the product of the parts' polynomials
+                k = plan.monomers
+                poly = {0: total}
+                for w in plan.monomer_cells:
+                    poly = {d + 1: c * w for d, c in poly.items() if d < k}
+                for at, part in enumerate(plan.monomer_parts):
+                    later = sum(min(k, len(q.sites)) for q in plan.monomer_parts[at + 1:])
+                    wanted = {j for d in poly for j in range(max(0, k - d - later), k - d + 1)}
+                    terms = {}
+                    for j in sorted(wanted):
+                        if _monomer_terms(part.comp, part.sites, part.colour, j):
+                            m, info = _defect_sum(part, j, plan.adj, plan.edges, ask)
+                            stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
+                            stats["primes"] = stats.get("primes", 0) + info["primes"]
+                            stats["minors"] = stats.get("minors", 0) + info["terms"]
+                            terms[j] = m
+                    product: dict[int, int] = {}
+                    for d, c in poly.items():
+                        for j, m in terms.items():
+                            if d + j <= k:
+                                product[d + j] = product.get(d + j, 0) + c * m
+                    poly = product
+                total = poly.get(k, 0)
         except _Stop as s:
             return SearchResult(0, False, self.name, deadline.elapsed(), [], s.why, stats)
         except KeyboardInterrupt:
