@@ -127,11 +127,11 @@ SCHUR_FROM = 3
 #: from how many terms a site sum is taken from the pairs' minors and one
 #: Pfaffian (_pair_formula) where it applies
 PAIRS_FROM = 16
-#: the most work (sum over the determinants of order^3) that monominoes
-#: counted together may ask for: each set of their cells is one determinant
-#: (measured, one run each: 10x10 with two, 2,500 of order 49, 3e8, 2.3 s;
-#: 12x12 with two 1.9e9, 17 s; 8x8 with four 6.6e9, 54 s)
-MAX_DEFECT_WORK = 5e9
+#: the most work that monominoes counted together may ask for (_defect_work:
+#: 2.3e8-3.5e8 a second here; measured, one run each, with two: 16x16
+#: 1.8e8, 0.55 s; 20x20 6.9e8, 2.0 s; 24x24 2.2e9, 6.5 s; 30x30 is 1e10;
+#: 8x8 with four 1.1e9, 4.6 s)
+MAX_DEFECT_WORK = 1.5e10
 #: how many entries a stack of determinants (_defect_sum) holds at once
 DEFECT_STACK = 10_000_000
 #: how many plans (embedded graphs) an engine keeps by their problem's
@@ -343,8 +343,10 @@ class _Part:
         #: the sites in their order round the face that holds them, when its
         #: boundary walk passes each of them once (for _pair_formula), else None
         self.boundary: list[int] | None = None
-        #: the sites are monominoes' cells, anywhere (_defect_sum)
+        #: the sites are monominoes' cells, anywhere (_defect_sum), each
+        #: with its defect line (_defect_lines)
         self.defects = False
+        self.lines: dict[int, frozenset] = {}
 
 
 class _Sum:
@@ -419,12 +421,12 @@ class _Plan:
                 outer = max(range(len(faces)), key=lambda i: len({a for a, _ in faces[i]} & sites.keys()))
                 part = _Part(comp, emb, colour, sites, outer)
                 part.defects = True
-                order = len(comp) // 2 if colour is not None else len(comp)
-                work += sum(_monomer_terms(comp, sites, colour, j) * max(1, order - j) ** 3
-                            for j in range(self.monomers + 1))
+                part.lines = _defect_lines(part, adj)
+                work += sum(_defect_work(part, j, adj, g.edges) for j in range(self.monomers + 1))
                 if work > MAX_DEFECT_WORK:
                     self.why = (f"{self.monomers} monominoes on {len(sites)} cells make determinants of "
-                                f"{work:.2g} operations in all, more than the {MAX_DEFECT_WORK:.0e} this engine takes")
+                                f"{work:.2g} operations in all, more than the {MAX_DEFECT_WORK:.1e} this engine "
+                                "takes")
                     return
                 self.monomer_parts.append(part)
                 continue
@@ -483,6 +485,30 @@ class _Plan:
             self.parts.append(part)
         if self.zero or self.factor == 0:
             self.zero, self.parts, self.monomer_parts = True, [], []
+
+
+def _defect_work(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int, int], int]) -> float:
+    """About how much _defect_sum does for the sets of j of a part's
+    monomino cells: per prime (Hadamard's bound over 31 bits), per set,
+    a determinant of the order _minors_by_inverse borders (the cells a
+    set leaves out of one colour, and the entries its lines flip: about
+    j lines of their mean length, twice that when the matrix is skew), or
+    the whole minor's when the matrix is not square, and ~2,000 more."""
+    terms = _monomer_terms(part.comp, part.sites, part.colour, j)
+    if not terms:
+        return 0.0
+    comp, colour = part.comp, part.colour
+    rows = [v for v in comp if colour[v] == 0] if colour is not None else comp
+    bits = sum(0.5 * math.log2(max(1, sum(edges[(v, w) if v < w else (w, v)] ** 2 for w in adj[v]))) for v in rows)
+    primes = 1 + bits / PRIME_BITS
+    mean = sum(len(line) for line in part.lines.values()) / max(1, len(part.lines))
+    if colour is None:
+        order = j + 2 * j * mean
+    elif 2 * len(rows) == len(comp):
+        order = j / 2 + j * mean
+    else:
+        order = len(rows) - j
+    return primes * terms * (order ** 3 + 2000)
 
 
 def _monomer_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None, j: int) -> int:
@@ -1008,12 +1034,15 @@ def _defect_lines(part: _Part, adj: list[list[int]]) -> dict[int, frozenset]:
 
 
 def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int, int], int],
-                ask=lambda: None) -> tuple[int, dict]:
+                ask=lambda: None, by_inverse: bool | None = None) -> tuple[int, dict]:
     """The sum, over the sets S of j of a part's monomino cells (sites), of
     their multiplicities' product times the perfect matchings of the part
     without S: each a determinant of the one matrix without S's rows and
-    columns, S's defect lines flipped (_defect_lines).  All of one order are
-    taken at once, as stacks, modulo enough primes."""
+    columns, S's defect lines flipped (_defect_lines), exact modulo enough
+    primes.  When the matrix is square and invertible they come from its
+    inverse (_minors_by_inverse: small bordered determinants), otherwise
+    each is taken whole (_minors_by_stacks); ``by_inverse`` False forces
+    the latter."""
     import numpy as np
 
     comp, colour = part.comp, part.colour
@@ -1023,7 +1052,7 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
     if not sets:
         return 0, info
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer)
-    lines = _defect_lines(part, adj) if j else {}
+    lines = part.lines if j else {}
     rows, cols, ri, ci, entries = _matrix(sorted(comp), colour, orient, edges)
 
     def cells(e: tuple[int, int]) -> list[tuple[int, int]]:
@@ -1032,56 +1061,30 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
             return [(ri[a], ci[b]), (ri[b], ci[a])]
         return [(ri[a], ci[b])] if a in ri else [(ri[b], ci[a])]
 
-    # per term: the rows and columns kept, and the entries flipped (in the kept ones' numbering)
-    plans = []
+    # per term: the rows and columns it leaves out, and the entries its lines flip
+    terms = []
     for t, (gone, _) in enumerate(sets):
         if t % 1024 == 1023:
             ask()
-        keep_r = np.array([i for i, v in enumerate(rows) if v not in gone], dtype=np.int64)
-        keep_c = np.array([i for i, v in enumerate(cols) if v not in gone], dtype=np.int64)
         crossed: set = set()
         for x in gone:
             crossed ^= lines[x]
-        flips = [(int(np.searchsorted(keep_r, i)), int(np.searchsorted(keep_c, jj)))
-                 for e in crossed if not (set(e) & gone) for i, jj in cells(e)]
-        plans.append((keep_r, keep_c, flips))
+        terms.append(([ri[v] for v in gone if v in ri], [ci[v] for v in gone if v in ci],
+                      [cell for e in crossed if not (set(e) & gone) for cell in cells(e)]))
     norms = [0] * len(rows)
     for i, _, x in entries:
         norms[i] += x * x
     bits = sum(0.5 * math.log2(max(1, n2)) for n2 in norms) + 2
-    k = info["order"] = len(plans[0][0])
-    chunk = max(1, int(DEFECT_STACK // max(1, k * k)))
-    values = [0] * len(sets)
-    modulus = 1
-    for p in _primes():
-        ask()
-        A = np.zeros((len(rows), len(cols)), dtype=np.int64)
-        for i, jj, x in entries:
-            A[i, jj] = (A[i, jj] + x) % p
-        residues: list[int] = []
-        for lo in range(0, len(plans), chunk):
-            ask()
-            part_plans = plans[lo:lo + chunk]
-            R = np.stack([pl[0] for pl in part_plans])
-            C = np.stack([pl[1] for pl in part_plans])
-            Z = A[R[:, :, None], C[:, None, :]]
-            tt = [t for t, pl in enumerate(part_plans) for _ in pl[2]]
-            if tt:
-                rr = [f[0] for pl in part_plans for f in pl[2]]
-                cc = [f[1] for pl in part_plans for f in pl[2]]
-                Z[tt, rr, cc] = (p - Z[tt, rr, cc]) % p
-            residues.extend(int(r) for r in (_stacked_dets(Z, p, np) if k else np.ones(len(part_plans),
-                                                                                      dtype=np.int64)))
-        inv = pow(modulus, -1, p)
-        for t, r in enumerate(residues):
-            values[t] += modulus * ((r - values[t]) * inv % p)
-        modulus *= p
-        info["primes"] += 1
-        if modulus.bit_length() > bits + 1:
-            break
+    info["order"] = len(rows) - len(terms[0][0])
+    square = len(rows) == len(cols) and by_inverse is not False
+    if square and _det_mod(entries, len(rows), next(_primes()), np, ask):
+        values, info["primes"] = _minors_by_inverse(entries, len(rows), terms, bits, ask)
+        info["route"] = "inverse"
+    else:
+        values, info["primes"] = _minors_by_stacks(entries, len(rows), len(cols), terms, bits, ask)
+        info["route"] = "stacks"
     total = 0
     for (gone, weight), det in zip(sets, values):
-        det = det - modulus if det > modulus // 2 else det
         if colour is None:
             term = math.isqrt(abs(det))
             if term * term != abs(det):
@@ -1091,6 +1094,161 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
             term = abs(det)
         total += weight * term
     return total, info
+
+
+def _crt_values(residues_of, n_terms: int, bits: float, ask) -> tuple[list[int], int]:
+    """Integers of absolute value below 2**bits from their residues modulo
+    primes below 2**31 (``residues_of(p)``: the list of residues, or None to
+    skip that prime), and how many primes it took."""
+    values = [0] * n_terms
+    modulus, used = 1, 0
+    for p in _primes():
+        ask()
+        residues = residues_of(p)
+        if residues is None:
+            continue
+        inv = pow(modulus, -1, p)
+        for t, r in enumerate(residues):
+            values[t] += modulus * ((int(r) - values[t]) * inv % p)
+        modulus *= p
+        used += 1
+        if modulus.bit_length() > bits + 1:
+            break
+    return [v - modulus if v > modulus // 2 else v for v in values], used
+
+
+def _minors_by_stacks(entries, n_rows: int, n_cols: int, terms, bits: float, ask) -> tuple[list[int], int]:
+    """Each term's minor (rows and columns left out, entries negated) taken
+    whole: all at once as stacks of their matrices, modulo each prime."""
+    import numpy as np
+
+    plans = []
+    for gone_r, gone_c, flips in terms:
+        keep_r = np.array(sorted(set(range(n_rows)) - set(gone_r)), dtype=np.int64)
+        keep_c = np.array(sorted(set(range(n_cols)) - set(gone_c)), dtype=np.int64)
+        at = [(int(np.searchsorted(keep_r, i)), int(np.searchsorted(keep_c, jj))) for i, jj in flips]
+        plans.append((keep_r, keep_c, at))
+    k = len(plans[0][0])
+    chunk = max(1, int(DEFECT_STACK // max(1, k * k)))
+
+    def residues_of(p: int):
+        A = np.zeros((n_rows, n_cols), dtype=np.int64)
+        for i, jj, x in entries:
+            A[i, jj] = (A[i, jj] + x) % p
+        out: list[int] = []
+        for lo in range(0, len(plans), chunk):
+            ask()
+            some = plans[lo:lo + chunk]
+            if not k:
+                out.extend([1] * len(some))
+                continue
+            R = np.stack([pl[0] for pl in some])
+            C = np.stack([pl[1] for pl in some])
+            Z = A[R[:, :, None], C[:, None, :]]
+            tt = [t for t, pl in enumerate(some) for _ in pl[2]]
+            if tt:
+                rr = [f[0] for pl in some for f in pl[2]]
+                cc = [f[1] for pl in some for f in pl[2]]
+                Z[tt, rr, cc] = (p - Z[tt, rr, cc]) % p
+            out.extend(_stacked_dets(Z, p, np).tolist())
+        return out
+
+    return _crt_values(residues_of, len(terms), bits, ask)
+
+
+def _minors_by_inverse(entries, n: int, terms, bits: float, ask) -> tuple[list[int], int]:
+    """Each term's minor of a square invertible matrix K (rows R and
+    columns C left out, the entries at F negated) from K's inverse, up to
+    sign: K with F negated is K + U W^T (U's columns e_i, W's -2 K_ij e_j,
+    one per (i, j) in F), and by Jacobi's complementary minor and
+    Woodbury's identity
+        det (K + U W^T)[-R, -C] = +- det K det [[I + W^T K^-1 U, W^T K^-1 E_R],
+                                                [E_C^T K^-1 U,   K^-1[C, R]]],
+    a determinant of order |F| + |C|: every entry a multiple of one of
+    K^-1's.  Those are taken at once as a stack (the smaller ones bordered
+    by the identity), modulo each prime where det K is not 0."""
+    import numpy as np
+
+    value = {}
+    for i, jj, x in entries:
+        value[(i, jj)] = value.get((i, jj), 0) + x
+    # the terms by the order of their bordered determinant, each order one stack:
+    # (indices, the rows of K^-1 taken (K's columns), its columns (K's rows), each row's scale)
+    by_order: dict[int, list[int]] = {}
+    for t, (_, gone_c, flips) in enumerate(terms):
+        by_order.setdefault(len(flips) + len(gone_c), []).append(t)
+    stacks = []
+    for order, ts in sorted(by_order.items()):
+        ask()
+        L = np.zeros((len(ts), order), dtype=np.int64)
+        R = np.zeros((len(ts), order), dtype=np.int64)
+        scale = np.ones((len(ts), order), dtype=np.int64)
+        f = np.zeros(len(ts), dtype=np.int64)
+        for at, t in enumerate(ts):
+            gone_r, gone_c, flips = terms[t]
+            f[at] = len(flips)
+            if flips:
+                L[at, :len(flips)] = [jj for _, jj in flips]
+                R[at, :len(flips)] = [i for i, _ in flips]
+                scale[at, :len(flips)] = [-2 * value[cell] for cell in flips]
+            L[at, len(flips):] = gone_c
+            R[at, len(flips):] = gone_r
+        # (the identity in the flips' block: row a of the stack, a < f)
+        tt, aa = np.nonzero(np.arange(order)[None, :] < f[:, None])
+        stacks.append((np.array(ts), L, R, scale, tt, aa))
+
+    def residues_of(p: int):
+        K = np.zeros((n, n), dtype=np.int64)
+        for i, jj, x in entries:
+            K[i, jj] = (K[i, jj] + x) % p
+        found = _inverse_mod(K, p, np, ask)
+        if found is None:
+            return None  # (det K is 0 modulo p)
+        inv, det = found
+        out = np.zeros(len(terms), dtype=np.int64)
+        for ts, L, R, scale, tt, aa in stacks:
+            if L.shape[1] == 0:
+                out[ts] = det
+                continue
+            chunk = max(1, int(DEFECT_STACK // (L.shape[1] ** 2)))
+            sc = scale % p
+            for lo in range(0, len(ts), chunk):
+                ask()
+                sl = slice(lo, lo + chunk)
+                B = inv[L[sl][:, :, None], R[sl][:, None, :]] * sc[sl][:, :, None] % p
+                keep = (tt >= lo) & (tt < lo + chunk)
+                B[tt[keep] - lo, aa[keep], aa[keep]] = (B[tt[keep] - lo, aa[keep], aa[keep]] + 1) % p
+                out[ts[sl]] = _stacked_dets(B, p, np) * det % p
+        return out.tolist()
+
+    return _crt_values(residues_of, len(terms), bits, ask)
+
+
+def _inverse_mod(K, p: int, np, ask):
+    """(K^-1 mod p, det K mod p) for a square matrix of residues, or None
+    when det K is 0 modulo p (Gauss-Jordan with row pivoting)."""
+    n = K.shape[0]
+    M = np.concatenate([K % p, np.eye(n, dtype=np.int64)], axis=1)
+    det = 1
+    for k in range(n):
+        if k % 256 == 255:
+            ask()
+        nz = np.flatnonzero(M[k:, k])
+        if nz.size == 0:
+            return None
+        r = k + int(nz[0])
+        if r != k:
+            M[[k, r]] = M[[r, k]]
+            det = -det
+        piv = int(M[k, k])
+        det = det * piv % p
+        M[k] = M[k] * pow(piv, p - 2, p) % p
+        col = M[:, k].copy()
+        col[k] = 0
+        rows = np.flatnonzero(col)
+        if rows.size:
+            M[rows] = (M[rows] - col[rows, None] * M[k]) % p
+    return M[:, n:], det % p
 
 
 def _pair_formula(part: _Part, flip: frozenset, order, orient, edges, ask) -> tuple[int, dict] | None:
