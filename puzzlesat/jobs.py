@@ -86,7 +86,7 @@ MODEL_COUNTER = "ganak"
 MATCHING_COUNTER = "kasteleyn"
 #: why MATCHING_COUNTER takes a count (the start of count's backend_choice)
 MATCHINGS = ("the tilings are the perfect matchings of a planar graph (a vertex per cell, an edge per domino; "
-             "a lone monomino's cells summed over)")
+             "monominoes' cells summed over)")
 #: estimated solutions below which a matching problem is enumerated rather
 #: than given to MATCHING_COUNTER: importing networkx and numpy takes ~0.13 s,
 #: while the exact engine lists ~2 us a solution (6x6 dominoes: 6,728 in

@@ -106,8 +106,8 @@ def test_count_picks_the_determinant_for_dominoes_and_the_model_counter_for_a_mi
     t = load_puzzle("dominoes-8x8")
     backend, why = jobs.choose_count_backend(t.compile(), listing=False)
     assert backend.name == "kasteleyn" and why == (
-        "the tilings are the perfect matchings of a planar graph (a vertex per cell, an edge per domino; a lone "
-        "monomino's cells summed over): Kasteleyn's determinant counts them without listing them")
+        "the tilings are the perfect matchings of a planar graph (a vertex per cell, an edge per domino; "
+        "monominoes' cells summed over): Kasteleyn's determinant counts them without listing them")
     out = jobs.count(t)
     assert (out.count, out.complete, out.backend, out.method) == (12_988_816, True, "kasteleyn", "determinant")
     assert out.choice == why

@@ -79,10 +79,13 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
 6. Monominoes' cells lie anywhere, not on one face.  Taking an inside
    vertex out leaves a face of the wrong parity; flipping the signs of the
    edges along a line in the dual from it to the free face (a defect line,
-   _defect_lines) puts that right, so each set of k cells is a determinant
-   of the one matrix with its lines flipped, all of one order taken at once
-   as a stack (_defect_sum).  Components multiply as polynomials in the
-   monominoes they hold.  Up to MAX_DEFECT_WORK (about k-subsets x order^3).
+   _defect_lines) puts that right, so each set of k cells is a minor of
+   the one matrix with its lines flipped (_defect_sum): from the matrix's
+   inverse, a small bordered determinant each, when it is square and
+   invertible (_minors_by_inverse), else whole (_minors_by_stacks); either
+   way all of one order at once, as a stack.  Components multiply as
+   polynomials in the monominoes they hold.  Up to MAX_DEFECT_WORK
+   (_defect_work).
 
 The determinant is exact: computed modulo enough primes (Hadamard's bound on
 |det| tells how many) by Gaussian elimination on a band (the vertices in

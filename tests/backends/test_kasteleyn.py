@@ -204,8 +204,8 @@ def test_burnside_counts_the_chessboard_up_to_symmetry(cli):
     d = r.json()
     assert (d["count"], d["complete"], d["backend"], d["method"]) == (1629189, True, "kasteleyn", "symmetry-reduced")
     assert d["backend_choice"] == (
-        "the tilings are the perfect matchings of a planar graph (a vertex per cell, an edge per domino; a lone "
-        "monomino's cells summed over): Burnside's lemma with Kasteleyn's determinant of the board and of its "
+        "the tilings are the perfect matchings of a planar graph (a vertex per cell, an edge per domino; "
+        "monominoes' cells summed over): Burnside's lemma with Kasteleyn's determinant of the board and of its "
         "quotient by each symmetry (the tilings that symmetry fixes) counts the classes without listing them")
     # 6x6: the exact-cover engine's Burnside gives the same (and by
     # default counts it: Knuth's estimate finds ~6e3 tilings, fewer than
@@ -679,7 +679,7 @@ def test_count_uses_it_by_default_and_says_so(cli, tmp_path):
     assert lines[0] == "12988816 solutions"
     assert re.fullmatch(r"kasteleyn, determinant, \d+\.\d{3} s", lines[1]), r.out
     assert lines[2] == ("(kasteleyn chosen: the tilings are the perfect matchings of a planar graph (a vertex per "
-                        "cell, an edge per domino; a lone monomino's cells summed over): Kasteleyn's determinant "
+                        "cell, an edge per domino; monominoes' cells summed over): Kasteleyn's determinant "
                         "counts them without listing them)")
     f = tmp_path / "door.toml"
     f.write_text(BIG_DOOR)
