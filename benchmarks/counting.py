@@ -141,12 +141,16 @@ def repeated(name: str):
 
 def domino_board(name: str):
     """``dominoes-board-<rows>x<cols>``: the rectangle of dominoes as a board
-    puzzle, with its symmetries (the synthetic ``dominoes-<r>x<c>`` has none)."""
+    puzzle, with its symmetries (the synthetic ``dominoes-<r>x<c>`` has none);
+    ``dominoes-board-<rows>x<cols>-m<k>``: with k monominoes (one piece)."""
     from puzzlesat.models.tiling.tomlfile import load as load_toml
 
-    rows, cols = map(int, name.split("-")[2].split("x"))
-    return load_toml(f'[board]\nsize = [{rows}, {cols}]\n[[pieces]]\nset = "dominoes"\ncount = {rows * cols // 2}\n',
-                     f"{name}.toml")
+    parts = name.split("-")
+    rows, cols = map(int, parts[2].split("x"))
+    k = int(parts[3][1:]) if len(parts) > 3 else 0
+    mono = f'[[pieces]]\ncells = [[1, 1]]\nname = "M"\ncount = {k}\n' if k else ""
+    return load_toml(f'[board]\nsize = [{rows}, {cols}]\n[[pieces]]\nset = "dominoes"\n'
+                     f'count = {(rows * cols - k) // 2}\n{mono}', f"{name}.toml")
 
 
 def load(name: str):
