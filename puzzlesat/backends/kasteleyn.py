@@ -81,9 +81,11 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    edges along a line in the dual from it to the free face (a defect line,
    _defect_lines) puts that right, so each set of k cells is a minor of
    the one matrix with its lines flipped (_defect_sum): from the matrix's
-   inverse, a small bordered determinant each, when it is square and
-   invertible (_minors_by_inverse), else whole (_minors_by_stacks); either
-   way all of one order at once, as a stack.  Components multiply as
+   inverse, a small determinant each, when it is square and invertible
+   (_minors_by_inverse); else from the inverse of one term's bordered
+   matrix (_minors_by_border: odd boards, or k of one colour more); else
+   whole (_minors_by_stacks); all of one order at once, as a stack.
+   Components multiply as
    polynomials in the monominoes they hold.  Up to MAX_DEFECT_WORK
    (_defect_work).
 
@@ -135,6 +137,8 @@ PAIRS_FROM = 16
 #: 1.8e8, 0.55 s; 20x20 6.9e8, 2.0 s; 24x24 2.2e9, 6.5 s; 30x30 is 1e10;
 #: 8x8 with four 1.1e9, 4.6 s)
 MAX_DEFECT_WORK = 1.5e10
+#: how many terms _minors_by_border tries as its base, modulo a prime
+BORDER_BASES = 8
 #: how many entries a stack of determinants (_defect_sum) holds at once
 DEFECT_STACK = 10_000_000
 #: how many plans (embedded graphs) an engine keeps by their problem's
@@ -1043,9 +1047,9 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
     without S: each a determinant of the one matrix without S's rows and
     columns, S's defect lines flipped (_defect_lines), exact modulo enough
     primes.  When the matrix is square and invertible they come from its
-    inverse (_minors_by_inverse: small bordered determinants), otherwise
-    each is taken whole (_minors_by_stacks); ``by_inverse`` False forces
-    the latter."""
+    inverse (_minors_by_inverse), otherwise from one term's bordered
+    matrix's (_minors_by_border), and failing that each is taken whole
+    (_minors_by_stacks); ``by_inverse`` False forces the last."""
     import numpy as np
 
     comp, colour = part.comp, part.colour
@@ -1079,13 +1083,14 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
         norms[i] += x * x
     bits = sum(0.5 * math.log2(max(1, n2)) for n2 in norms) + 2
     info["order"] = len(rows) - len(terms[0][0])
-    square = len(rows) == len(cols) and by_inverse is not False
-    if square and _det_mod(entries, len(rows), next(_primes()), np, ask):
-        values, info["primes"] = _minors_by_inverse(entries, len(rows), terms, bits, ask)
-        info["route"] = "inverse"
-    else:
-        values, info["primes"] = _minors_by_stacks(entries, len(rows), len(cols), terms, bits, ask)
-        info["route"] = "stacks"
+    found = None
+    if by_inverse is not False and len(rows) == len(cols) and _det_mod(entries, len(rows), next(_primes()), np, ask):
+        found, info["route"] = _minors_by_inverse(entries, len(rows), terms, bits, ask), "inverse"
+    elif by_inverse is not False:
+        found, info["route"] = _minors_by_border(entries, len(rows), len(cols), terms, colour is None, bits, ask), "border"
+    if found is None:
+        found, info["route"] = _minors_by_stacks(entries, len(rows), len(cols), terms, bits, ask), "stacks"
+    values, info["primes"] = found
     total = 0
     for (gone, weight), det in zip(sets, values):
         if colour is None:
@@ -1225,6 +1230,116 @@ def _minors_by_inverse(entries, n: int, terms, bits: float, ask) -> tuple[list[i
         return out.tolist()
 
     return _crt_values(residues_of, len(terms), bits, ask)
+
+
+def _minors_by_border(entries, n_rows: int, n_cols: int, terms, skew: bool, bits: float,
+                      ask) -> tuple[list[int], int] | None:
+    """Each term's minor (rows R and columns C left out, the entries F
+    negated) from one inverse per prime, up to sign; None when no base
+    below is invertible modulo the first prime.
+
+    A minor is the determinant of the bordered matrix
+        M = [[K_F, E_R], [E_C^T, 0]]    ([[A_F, E_S], [-E_S^T, 0]] when skew)
+    (E_R: the unit columns of R's rows, in order).  The terms of one sum
+    all have |R| and |C| alike, so each M is one base M_0 (a term whose
+    minor is not 0 modulo the prime) plus a few rank-one changes u w^T:
+    an entry negated (F's and M_0's differ), a border column or row moved
+    (R's and M_0's differ).  So det M = det M_0 det (I + W^T M_0^-1 U)
+    (the matrix determinant lemma), of order the changes' count: every
+    entry a sum of at most four of M_0^-1's, times small coefficients.
+    Those determinants are taken at once, as stacks by order."""
+    import numpy as np
+
+    value: dict[tuple[int, int], int] = {}
+    for i, jj, x in entries:
+        value[(i, jj)] = value.get((i, jj), 0) + x
+    size = n_rows + len(terms[0][1])  # (= n_cols + |R|)
+    # a few bases to try: terms with the fewest entries negated (then each
+    # term's changes are mostly its own), spread over the terms
+    step = max(1, len(terms) // BORDER_BASES)
+    bases = sorted(range(len(terms)), key=lambda t: (len(terms[t][2]), t % step, t))[:BORDER_BASES]
+
+    def bordered(t: int, p: int):
+        gone_r, gone_c, flips = terms[t]
+        M = np.zeros((size, size), dtype=np.int64)
+        for i, jj, x in entries:
+            M[i, jj] = (M[i, jj] + x) % p
+        for i, jj in flips:
+            M[i, jj] = (p - M[i, jj]) % p
+        for k, i in enumerate(gone_r):
+            M[i, n_cols + k] = 1
+        for k, jj in enumerate(gone_c):
+            M[n_rows + k, jj] = p - 1 if skew else 1
+        return M
+
+    layouts: dict[int, list] = {}
+
+    def layout(t0: int):
+        """The terms by their count of rank-one changes from term t0's
+        bordered matrix, each count one stack: (terms, per change u's two
+        (index, coefficient) pairs then w's, zeros padding)."""
+        r0, c0, f0 = terms[t0]
+        base = set(f0)
+        sign = -1 if skew else 1
+        by_order: dict[int, list] = {}
+        for t, (gone_r, gone_c, flips) in enumerate(terms):
+            if t % 1024 == 1023:
+                ask()
+            ch = []
+            for cell in (set(flips) ^ base if base else flips):
+                now = -value[cell] if cell in base else value[cell]  # (M_0's entry)
+                ch.append((cell[0], 1, 0, 0, cell[1], -2 * now, 0, 0))
+            for k, i in enumerate(gone_r):
+                if i != r0[k]:
+                    ch.append((i, 1, r0[k], -1, n_cols + k, 1, 0, 0))
+            for k, jj in enumerate(gone_c):
+                if jj != c0[k]:
+                    ch.append((n_rows + k, 1, 0, 0, jj, sign, c0[k], -sign))
+            by_order.setdefault(len(ch), []).append((t, ch))
+        stacks = []
+        for order, group in sorted(by_order.items()):
+            ts = np.array([t for t, _ in group])
+            changes = (np.array([ch for _, ch in group], dtype=np.int64).reshape(len(group), order, 8)
+                       if order else None)
+            stacks.append((ts, changes))
+        return stacks
+
+    def residues_of(p: int):
+        for t0 in bases:
+            found = _inverse_mod(bordered(t0, p), p, np, ask)
+            if found is not None:
+                break
+        else:
+            return None
+        inv, det0 = found
+        if t0 not in layouts:
+            layouts[t0] = layout(t0)
+        out = np.zeros(len(terms), dtype=np.int64)
+        for ts, a in layouts[t0]:
+            if a is None:
+                out[ts] = det0
+                continue
+            order = a.shape[1]
+            chunk = max(1, int(DEFECT_STACK // (4 * order * order)))
+            coef = a[:, :, 1::2] % p  # (u's two coefficients, then w's two)
+            diag = np.arange(order)
+            for lo in range(0, len(ts), chunk):
+                ask()
+                sl = slice(lo, lo + chunk)
+                B = np.zeros((len(ts[sl]), order, order), dtype=np.int64)
+                for x in range(2):  # (w's pairs: rows of M_0^-1)
+                    for y in range(2):  # (u's pairs: its columns)
+                        g = inv[a[sl][:, :, None, 4 + 2 * x], a[sl][:, None, :, 2 * y]]
+                        B = (B + g * (coef[sl][:, :, None, 2 + x] * coef[sl][:, None, :, y] % p)) % p
+                B[:, diag, diag] = (B[:, diag, diag] + 1) % p
+                out[ts[sl]] = _stacked_dets(B, p, np) * det0 % p
+        return out.tolist()
+
+    first_prime = next(_primes())
+    first = residues_of(first_prime)
+    if first is None:
+        return None
+    return _crt_values(lambda p: first if p == first_prime else residues_of(p), len(terms), bits, ask)
 
 
 def _inverse_mod(K, p: int, np, ask):
