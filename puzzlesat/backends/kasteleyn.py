@@ -40,10 +40,9 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    gives a combinatorial embedding, or says it is not planar).  A component
    that is not planar, but is once its vertex of highest degree (the apex)
    is taken out, counts as the sum over the apex's edges (a, v) of the
-   matchings of the rest without v: step 4, each v's term with an
-   orientation whose unconstrained face holds v, a few faces covering all
-   of them.  If the rest falls apart, v lies in its one odd piece, and the
-   other pieces are counted alone.  Any other is not taken.
+   matchings of the rest without v: one monomino on the apex's
+   neighbours (step 6).  If the rest falls apart, v lies in its one odd
+   piece, and the other pieces are counted alone.  Any other is not taken.
 2. Orient the edges so that every face but one has an odd number of edges
    pointing along its boundary walk (all faces walked the same way round):
    orient a spanning tree at will; the other edges form a spanning tree of
@@ -56,14 +55,12 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    lattice's up and down triangles), det A = det(K)^2 for K the rows of one
    colour and the columns of the other, and the count is |det K|: a matrix
    half the size.
-4. With sites (or an apex's neighbours), the face left unconstrained in
-   step 2 is one that holds every site (for a symmetry's sites there is one
-   in some embedding exactly when the graph plus a vertex joined to each
-   site is planar: that graph is embedded, and the vertex taken out; an
-   apex's neighbours are shared out among a few faces, greedily, each with
-   its own orientation).  Taking vertices of that face out leaves every other
-   face as it was, so the orientation stays Pfaffian, and each term is a
-   minor of the one matrix.  A few are taken one by one; more (a mirror
+4. With a symmetry's sites, the face left unconstrained in step 2 is one
+   that holds every site (there is one in some embedding exactly when the
+   graph plus a vertex joined to each site is planar: that graph is
+   embedded, and the vertex taken out).  Taking vertices of that face out
+   leaves every other face as it was, so the orientation stays Pfaffian,
+   and each term is a minor of the one matrix.  A few are taken one by one; more (a mirror
    whose axis crosses n cells has n sites on it: 20 make 184,756 terms)
    from one elimination per prime whose pivots avoid the sites' rows and
    columns, which leaves each minor the pivots' product times a small
@@ -341,11 +338,13 @@ class _Part:
         self.comp, self.emb, self.colour = comp, emb, colour
         #: {vertex: multiplicity} of the placements covering a vertex alone
         self.sites = sites
-        #: the face (index in _faces' order) holding every site, or None
+        #: the face (index in _faces' order) holding every site (with
+        #: defects: the face their lines run to), or None
         self.outer = outer
         #: the component's own adjacency, when not the plan's (an apex's part)
         self.adj = adj
-        #: how many sites a matching leaves to be covered alone (None: any number)
+        #: how many sites a matching leaves to be covered alone, with
+        #: defects as an apex's part (None: any number, or the plan's monominoes)
         self.exactly = exactly
         #: the sites in their order round the face that holds them, when its
         #: boundary walk passes each of them once (for _pair_formula), else None
@@ -354,18 +353,6 @@ class _Part:
         #: with its defect line (_defect_lines)
         self.defects = False
         self.lines: dict[int, frozenset] = {}
-
-
-class _Sum:
-    """A component with an apex a (a vertex whose removal leaves it planar:
-    a monomino's piece, joined to every cell): the matchings are those of
-    the rest without one of a's neighbours, summed over them.  Each part
-    is the rest with an orientation whose unconstrained face holds its
-    share of the neighbours (every cell is on some face; a few faces cover
-    them all)."""
-
-    def __init__(self, parts: list[_Part]):
-        self.parts = parts
 
 
 class _Plan:
@@ -377,7 +364,7 @@ class _Plan:
         self.zero = False
         #: the counts of components without an edge (a lone site's multiplicity)
         self.factor = 1
-        self.parts: list[_Part | _Sum] = []
+        self.parts: list[_Part] = []
         self.adj: list[list[int]] = []
         self.edges: dict[tuple[int, int], int] = {}
         #: monominoes counted together: how many, and the components holding
@@ -532,14 +519,16 @@ def _monomer_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int
 
 
 def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int], int],
-              nx) -> tuple[list[_Part | _Sum], int] | None:
-    """The component as a sum over its apex's edges (see _Sum): the items
-    whose counts multiply, and a factor; None when taking out its vertex of
-    highest degree leaves a graph that is not planar.  When that graph
-    falls apart (holes that cut the board once the monomino is out), the
-    apex is matched into its one piece of an odd number of vertices (a
-    _Sum; a lone vertex: the factor) and each other piece is matched alone
-    (a _Part); factor 0 when not exactly one piece is odd."""
+              nx) -> tuple[list[_Part], int] | None:
+    """A component with an apex a (its vertex of highest degree, whose
+    removal leaves it planar: a monomino's piece, joined to every cell) as
+    the sum over a's edges (a, v) of the matchings of the rest without v:
+    the items whose counts multiply, and a factor; None when the rest is
+    not planar.  The rest's piece of an odd number of vertices (the only
+    one a can be matched into; none or several: factor 0) is a part whose
+    sites are a's neighbours, one of them covered alone (defect lines,
+    _defect_sum); a lone vertex is the factor; each other piece is matched
+    alone."""
     a = max(comp, key=lambda v: len(adj[v]))
     rest = [v for v in comp if v != a]
     sub = [[w for w in adj[v] if w != a] if v != a else [] for v in range(len(adj))]
@@ -550,7 +539,7 @@ def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int]
     odd = [c for c in pieces if len(c) % 2]
     if len(odd) != 1:
         return [], 0
-    items: list[_Part | _Sum] = []
+    items: list[_Part] = []
     factor = 1
     for piece in pieces:
         uncovered = {v: edges[(a, v) if a < v else (v, a)] for v in adj[a] if v in set(piece)}
@@ -564,15 +553,15 @@ def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int]
         if piece is not odd[0]:
             items.append(_Part(piece, emb, colour, {}, None, sub))
             continue
-        faces = [{u for u, _ in f} for f in _faces(piece, sub, emb)[0]]
-        parts = []
-        while uncovered:
-            i = max(range(len(faces)), key=lambda k: len(faces[k] & uncovered.keys()))
-            share = {v: uncovered.pop(v) for v in faces[i] & uncovered.keys()}
-            parts.append(_Part(piece, emb, colour, share, i, sub, exactly=1))
-        if not parts:
+        if not uncovered:
             return [], 0  # (the monomino covers no cell of the odd piece)
-        items.append(_Sum(parts))
+        # the apex's neighbours as one monomino's cells (defect lines)
+        faces = _faces(piece, sub, emb)[0]
+        outer = max(range(len(faces)), key=lambda i: len({u for u, _ in faces[i]} & uncovered.keys()))
+        part = _Part(piece, emb, colour, uncovered, outer, sub, exactly=1)
+        part.defects = True
+        part.lines = _defect_lines(part, sub)
+        items.append(part)
     return items, factor
 
 
@@ -859,14 +848,16 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
     (PAIRS_FROM unless given), when the sites' face passes each of them once,
     the sum comes instead from the pairs' minors and one Pfaffian
     (_pair_formula, after _pendants)."""
+    if part.defects:
+        return _defect_sum(part, part.exactly, adj, edges, ask)
     comp, colour = part.comp, part.colour
     adj = part.adj or adj
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer or 0)
     rank = _bfs_rank(comp, adj)
     order = sorted(comp, key=rank.get)
     rows, cols, ri, ci, entries = _matrix(order, colour, orient, edges)
-    n_terms = _site_terms(comp, part.sites, colour, part.exactly) if part.sites else 1
-    if part.boundary is not None and part.exactly is None and n_terms >= (
+    n_terms = _site_terms(comp, part.sites, colour) if part.sites else 1
+    if part.boundary is not None and n_terms >= (
             PAIRS_FROM if pairs_from is None else pairs_from):
         import numpy as np
 
@@ -890,7 +881,7 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
                                f"minors, more than the {MAX_SITE_TERMS:,} this engine takes, and no matching "
                                "without some of them starts the pair formula")
     sets = []
-    for s in _site_sets(comp, part.sites, colour, part.exactly) if part.sites else [(frozenset(), 1)]:
+    for s in _site_sets(comp, part.sites, colour) if part.sites else [(frozenset(), 1)]:
         sets.append(s)
         if len(sets) % 4096 == 0:
             ask()
@@ -1654,15 +1645,12 @@ class KasteleynBackend(Backend):
         total = 0 if plan.zero else plan.factor
         try:
             for item in plan.parts:
-                n = 0
-                for part in item.parts if isinstance(item, _Sum) else [item]:
-                    m, info = count_component(part, plan.adj, plan.edges, ask)
-                    n += m
-                    stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
-                    stats["primes"] = stats.get("primes", 0) + info["primes"]
-                    stats["minors"] = stats.get("minors", 0) + info["terms"]
-                    if info.get("flipped"):
-                        stats["flipped_sites"] = stats.get("flipped_sites", 0) + info["flipped"]
+                n, info = count_component(item, plan.adj, plan.edges, ask)
+                stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
+                stats["primes"] = stats.get("primes", 0) + info["primes"]
+                stats["minors"] = stats.get("minors", 0) + info["terms"]
+                if info.get("flipped"):
+                    stats["flipped_sites"] = stats.get("flipped_sites", 0) + info["flipped"]
                 total *= n
                 if total == 0:
                     break
