@@ -6,7 +6,7 @@ no site or two, and one Pfaffian), in one process, same component.
 
 Each line: the board, its sites, each way's minors and CPU seconds, and the
 ratio (pairs / sets).  The two counts are asserted equal.  Boards whose half
-is odd (21x22, 23x22: the mirror across the 22 columns) take the pair
+is odd (21x22, 23x22: the mirror whose axis crosses every row) take the pair
 formula with one site flipped (a pendant vertex); summing their sets takes
 up to ~1 minute and a few GB.
 """

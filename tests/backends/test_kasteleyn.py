@@ -481,9 +481,9 @@ def test_a_mirror_of_an_odd_half_board_by_the_pair_formula(kb):
     out = jobs.count(load_toml('[board]\nsize = [15, 10]\n[[pieces]]\nset = "dominoes"\ncount = 75\n', "b.toml"),
                      unique=True)
     assert (out.count, out.complete, out.backend) == (66_124_951_703_307_971, True, "kasteleyn")
-    # 23 x 22, whose mirror across its 22 columns has 1,352,078 sets of
-    # sites, is counted up to symmetry here (the sum over every set gave
-    # the same run, benchmarks/site_sums.py, session 20)
+    # 23 x 22, whose mirror with its axis across the 23 rows has 1,352,078
+    # sets of sites, is counted up to symmetry here (the sum over every set
+    # gave the same run, benchmarks/site_sums.py, session 20)
     board = load_toml('[board]\nsize = [23, 22]\n[[pieces]]\nset = "dominoes"\ncount = 253\n', "b.toml")
     out = jobs.count(board, unique=True)
     assert (out.count, out.complete, out.backend) == (
