@@ -165,8 +165,7 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
         estimated = found is None
         if estimated:
             est = estimate_solutions(problem)  # (None: not an exact cover)
-            # (most random descents ending in a solution: the estimate can be trusted)
-            few = est is not None and est.hit_rate >= 0.5 and est.solutions < ENUMERATE_BELOW
+            few = _reliable(est) and est.solutions < ENUMERATE_BELOW
             if encoding is None and not few:
                 found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
         if found is not None:
@@ -179,14 +178,19 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
                                "without listing them")
             if not estimated:
                 est = estimate_solutions(problem)
-    reliable = est is not None and est.hit_rate >= 0.5
-    if reliable and est.solutions >= MODEL_COUNT_FROM:
+    if _reliable(est) and est.solutions >= MODEL_COUNT_FROM:
         be = next(_supporting((MODEL_COUNTER,), problem, encoding), None)
         if be is not None:
             about = "more than 1e+308" if math.isinf(est.solutions) else f"about {est.solutions:.2g}"
             return be, (f"{about} solutions by Knuth's estimate over "
                         f"{est.descents} random descents, too many to enumerate one by one")
     return _first_supporting(COUNT_PREFERENCE, problem, encoding), None
+
+
+def _reliable(est) -> bool:
+    """Most of the estimate's random descents ended in a solution: it can be
+    trusted."""
+    return est is not None and est.hit_rate >= 0.5
 
 
 def _installed(names, encoding: str | None = None):

@@ -579,13 +579,10 @@ def _remove_vertex(emb, x) -> None:
     nx.DiGraph.remove_node(emb, x)
 
 
-def _site_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None,
-                exactly: int | None = None) -> int:
-    """How many sets S of sites (of ``exactly`` sites, if given) leave the
-    component a chance of a perfect matching: as many vertices of each
-    colour (bipartite), or an even number (not)."""
-    if exactly is not None:
-        return sum(1 for _ in _site_sets(comp, sites, colour, exactly))
+def _site_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None) -> int:
+    """How many sets S of sites leave the component a chance of a perfect
+    matching: as many vertices of each colour (bipartite), or an even
+    number (not); _monomer_terms counts those of a given size."""
     if colour is None:
         if not sites:
             return 1 - len(comp) % 2
