@@ -779,6 +779,29 @@ def _det_mod(entries: list[tuple[int, int, int]], n: int, p: int, np, ask) -> in
     return det % p
 
 
+def _residues(entries: list[tuple[int, int, int]], shape: tuple[int, int], p: int, np):
+    """The dense matrix of the (row, column, value) entries modulo p
+    (entries at one place added), padded with zeros to ``shape``."""
+    A = np.zeros(shape, dtype=np.int64)
+    for i, j, x in entries:
+        A[i, j] = (A[i, j] + x) % p
+    return A
+
+
+def _row_norms(entries: list[tuple[int, int, int]], n: int) -> list[int]:
+    """Each row's squared Euclidean norm, from its (row, column, value) entries."""
+    norms = [0] * n
+    for i, _, x in entries:
+        norms[i] += x * x
+    return norms
+
+
+def _hadamard_bits(norms: list[int]) -> float:
+    """Bits enough for any minor of the matrix: Hadamard's bound on |det|
+    (a zero row counted as norm 1), and two more (the sign takes one)."""
+    return sum(0.5 * math.log2(max(1, s)) for s in norms) + 2
+
+
 def exact_det(entries: list[tuple[int, int, int]], n: int, ask=lambda: None) -> tuple[int, int]:
     """The determinant of an integer n x n matrix given by its nonzero
     entries, exactly (and how many primes it took): residues modulo primes
@@ -789,12 +812,10 @@ def exact_det(entries: list[tuple[int, int, int]], n: int, ask=lambda: None) -> 
 
     if n == 0:
         return 1, 0
-    norms = [0] * n
-    for i, _, x in entries:
-        norms[i] += x * x
+    norms = _row_norms(entries, n)
     if any(s == 0 for s in norms):
         return 0, 0
-    bits = sum(0.5 * math.log2(s) for s in norms) + 2  # |det| < 2**bits; the sign takes one more
+    bits = _hadamard_bits(norms)
     modulus, value, used = 1, 0, 0
     for p in _primes():
         ask()
@@ -829,6 +850,18 @@ def _bfs_rank(comp: list[int], adj: list[list[int]]) -> dict[int, int]:
     for _ in range(2):
         start = bfs(start)[-1]
     return {v: i for i, v in enumerate(bfs(start))}
+
+
+def _matchings(det: int, bipartite: bool, fault: str = "the orientation") -> int:
+    """The perfect matchings a minor counts: |det K| (bipartite), or the
+    Pfaffian sqrt|det A| of a skew matrix, which not coming out a perfect
+    square would mean a fault here (in ``fault``): raised, not rounded."""
+    if bipartite:
+        return abs(det)
+    root = math.isqrt(abs(det))
+    if root * root != abs(det):
+        raise BackendError(f"kasteleyn: det = {det} is not the square of a Pfaffian (a fault in {fault})")
+    return root
 
 
 def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, int], int],
@@ -906,16 +939,7 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
                                     len(keep_r), ask)
             values.append(det)
             info["primes"] += primes
-    total = 0
-    for (_, weight), det in zip(sets, values):
-        if colour is None:  # det A of a skew matrix: Pf^2
-            term = math.isqrt(abs(det))
-            if term * term != abs(det):
-                raise BackendError(f"kasteleyn: det = {det} is not the square of a Pfaffian (a fault in the "
-                                   "orientation)")
-        else:
-            term = abs(det)
-        total += weight * term
+    total = sum(weight * _matchings(det, colour is not None) for (_, weight), det in zip(sets, values))
     return total, info
 
 
@@ -1066,29 +1090,19 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
             crossed ^= lines[x]
         terms.append(([ri[v] for v in gone if v in ri], [ci[v] for v in gone if v in ci],
                       [cell for e in crossed if not (set(e) & gone) for cell in cells(e)]))
-    norms = [0] * len(rows)
-    for i, _, x in entries:
-        norms[i] += x * x
-    bits = sum(0.5 * math.log2(max(1, n2)) for n2 in norms) + 2
+    bits = _hadamard_bits(_row_norms(entries, len(rows)))
     info["order"] = len(rows) - len(terms[0][0])
     found = None
     if by_inverse is not False and len(rows) == len(cols) and _det_mod(entries, len(rows), next(_primes()), np, ask):
         found, info["route"] = _minors_by_inverse(entries, len(rows), terms, bits, ask), "inverse"
     elif by_inverse is not False:
-        found, info["route"] = _minors_by_border(entries, len(rows), len(cols), terms, colour is None, bits, ask), "border"
+        found = _minors_by_border(entries, len(rows), len(cols), terms, colour is None, bits, ask)
+        info["route"] = "border"
     if found is None:
         found, info["route"] = _minors_by_stacks(entries, len(rows), len(cols), terms, bits, ask), "stacks"
     values, info["primes"] = found
-    total = 0
-    for (gone, weight), det in zip(sets, values):
-        if colour is None:
-            term = math.isqrt(abs(det))
-            if term * term != abs(det):
-                raise BackendError(f"kasteleyn: det = {det} is not the square of a Pfaffian (a fault in the "
-                                   "defect lines)")
-        else:
-            term = abs(det)
-        total += weight * term
+    total = sum(weight * _matchings(det, colour is not None, "the defect lines")
+                for (_, weight), det in zip(sets, values))
     return total, info
 
 
@@ -1105,6 +1119,8 @@ def _crt_values(residues_of, n_terms: int, bits: float, ask) -> tuple[list[int],
             continue
         inv = pow(modulus, -1, p)
         for t, r in enumerate(residues):
+            if t % 4096 == 4095:
+                ask()
             values[t] += modulus * ((int(r) - values[t]) * inv % p)
         modulus *= p
         used += 1
@@ -1128,9 +1144,7 @@ def _minors_by_stacks(entries, n_rows: int, n_cols: int, terms, bits: float, ask
     chunk = max(1, int(DEFECT_STACK // max(1, k * k)))
 
     def residues_of(p: int):
-        A = np.zeros((n_rows, n_cols), dtype=np.int64)
-        for i, jj, x in entries:
-            A[i, jj] = (A[i, jj] + x) % p
+        A = _residues(entries, (n_rows, n_cols), p, np)
         out: list[int] = []
         for lo in range(0, len(plans), chunk):
             ask()
@@ -1194,9 +1208,7 @@ def _minors_by_inverse(entries, n: int, terms, bits: float, ask) -> tuple[list[i
         stacks.append((np.array(ts), L, R, scale, tt, aa))
 
     def residues_of(p: int):
-        K = np.zeros((n, n), dtype=np.int64)
-        for i, jj, x in entries:
-            K[i, jj] = (K[i, jj] + x) % p
+        K = _residues(entries, (n, n), p, np)
         found = _inverse_mod(K, p, np, ask)
         if found is None:
             return None  # (det K is 0 modulo p)
@@ -1249,9 +1261,7 @@ def _minors_by_border(entries, n_rows: int, n_cols: int, terms, skew: bool, bits
 
     def bordered(t: int, p: int):
         gone_r, gone_c, flips = terms[t]
-        M = np.zeros((size, size), dtype=np.int64)
-        for i, jj, x in entries:
-            M[i, jj] = (M[i, jj] + x) % p
+        M = _residues(entries, (size, size), p, np)
         for i, jj in flips:
             M[i, jj] = (p - M[i, jj]) % p
         for k, i in enumerate(gone_r):
@@ -1390,16 +1400,7 @@ def _pair_formula(part: _Part, flip: frozenset, order, orient, edges, ask) -> tu
     values, primes = _minor_sums(entries, len(rows), len(cols), {ri[v] for v in sites if v in ri},
                                  {ci[v] for v in sites if v in ci}, terms, ask)
 
-    def matchings(det: int) -> int:
-        if colour is not None:
-            return abs(det)
-        root = math.isqrt(abs(det))
-        if root * root != abs(det):
-            raise BackendError(f"kasteleyn: det = {det} is not the square of a Pfaffian (a fault in the "
-                               "orientation)")
-        return root
-
-    whole = matchings(values[0])
+    whole = _matchings(values[0], colour is not None)
     if whole == 0:
         return None
     n = k + k % 2
@@ -1408,7 +1409,8 @@ def _pair_formula(part: _Part, flip: frozenset, order, orient, edges, ask) -> tu
     x = dict(zip(pairs, values[1:]))
     for i in range(n):
         for j in range(i + 1, n):
-            val = (matchings(x[(i, j)]) * w[i] * w[j] if j < k else 0) + whole * (-1) ** (i + j + 1)
+            pair = _matchings(x[(i, j)], colour is not None) * w[i] * w[j] if j < k else 0
+            val = pair + whole * (-1) ** (i + j + 1)
             if val:
                 q.append((i, j, val))
                 q.append((j, i, -val))
@@ -1440,20 +1442,13 @@ def _minor_sums(entries: list[tuple[int, int, int]], n_rows: int, n_cols: int, s
     minor (a row's norm only falls when columns go)."""
     import numpy as np
 
-    norms = [0] * n_rows
-    for i, _, x in entries:
-        norms[i] += x * x
-    bits = sum(0.5 * math.log2(max(1, s)) for s in norms) + 2
+    bits = _hadamard_bits(_row_norms(entries, n_rows))
     free_rows = [i for i in range(n_rows) if i not in site_rows]
     free_cols = [j for j in range(n_cols) if j not in site_cols]
-    values = [0] * len(terms)
-    modulus, used = 1, 0
     layouts: dict = {}
-    for p in _primes():
-        ask()
-        A = np.zeros((n_rows, n_cols), dtype=np.int64)
-        for i, j, x in entries:
-            A[i, j] = (A[i, j] + x) % p
+
+    def residues_of(p: int):
+        A = _residues(entries, (n_rows, n_cols), p, np)
         pivot_of_row = np.full(n_rows, False)
         piv = 1
         pivot_cols = []
@@ -1486,16 +1481,9 @@ def _minor_sums(entries: list[tuple[int, int, int]], n_rows: int, n_cols: int, s
         for ts, R, C in layouts[(rest_rows, rest_cols)]:
             ask()
             residues[ts] = _stacked_dets(Z[R[:, :, None], C[:, None, :]], p, np) * piv % p
-        inv = pow(modulus, -1, p)
-        for t in range(len(terms)):
-            if t % 4096 == 4095:
-                ask()
-            values[t] += modulus * ((int(residues[t]) - values[t]) * inv % p)
-        modulus *= p
-        used += 1
-        if modulus.bit_length() > bits + 1:
-            break
-    return [v - modulus if v > modulus // 2 else v for v in values], used
+        return residues.tolist()
+
+    return _crt_values(residues_of, len(terms), bits, ask)
 
 
 def _minor_layout(rest_rows: tuple[int, ...], rest_cols: tuple[int, ...], terms, np, ask):
