@@ -290,6 +290,22 @@ def test_many_site_terms_from_one_elimination_equal_a_determinant_each():
     assert len(seen) == 4 and min(seen.values()) >= 10 and zeros >= 10, (seen, zeros)
 
 
+def _random_domino_board(rng, square: float, holes: float) -> tuple[str, int, int, str]:
+    """A random board of dominoes (its count not yet given): a rectangle of
+    the square lattice with random holes (with chance ``square``; each
+    cell a hole with chance ``holes``), or one of a few hex-lattice shapes.
+    (lattice, cells, pieces the cells make, the file's text so far)."""
+    if rng.random() < square:
+        m, n = rng.randint(2, 6), rng.randint(2, 6)
+        gone = sorted({(i, j) for i in range(1, m + 1) for j in range(1, n + 1) if rng.random() < holes})
+        spec = f"holes = [{', '.join(f'[{i}, {j}]' for i, j in gone)}]\n" if gone else ""
+        pieces = _pieces({(i, j) for i in range(1, m + 1) for j in range(1, n + 1)} - set(gone))
+        return "square", m * n - len(gone), pieces, f'[board]\nsize = [{m}, {n}]\n{spec}[[pieces]]\nset = "dominoes"\n'
+    rows = rng.choice(["o o o\n o o o o\no o o", "o o o o o\n o o o o", "o o\n o o o\no o",
+                       "o o o\n o o o o\no o o o o\n o o o o\no o o"])
+    return "hex", rows.count("o"), 1, f'lattice = "hex"\n[board]\nart = """\n{rows}\n"""\n[[pieces]]\nset = "dihexes"\n'
+
+
 def _pieces(cells: set[tuple[int, int]]) -> int:
     """How many pieces (edge-connected) a set of square cells makes."""
     left, n = set(cells), 0
@@ -314,19 +330,7 @@ def test_dominoes_and_one_monomino_agree_with_enumeration(kb):
     seen = {"square": 0, "hex": 0}
     nonzero = cut = 0
     for _ in range(200):
-        if rng.random() < 0.6:
-            lattice, (m, n) = "square", (rng.randint(2, 6), rng.randint(2, 6))
-            holes = sorted({(i, j) for i in range(1, m + 1) for j in range(1, n + 1) if rng.random() < 0.2})
-            cells = m * n - len(holes)
-            pieces = _pieces({(i, j) for i in range(1, m + 1) for j in range(1, n + 1)} - set(holes))
-            spec = f"holes = [{', '.join(f'[{i}, {j}]' for i, j in holes)}]\n" if holes else ""
-            text = f'[board]\nsize = [{m}, {n}]\n{spec}[[pieces]]\nset = "dominoes"\n'
-        else:
-            lattice = "hex"
-            rows = rng.choice(["o o o\n o o o o\no o o", "o o o o o\n o o o o", "o o\n o o o\no o",
-                               "o o o\n o o o o\no o o o o\n o o o o\no o o"])
-            cells = rows.count("o")
-            text = f'lattice = "hex"\n[board]\nart = """\n{rows}\n"""\n[[pieces]]\nset = "dihexes"\n'
+        lattice, cells, pieces, text = _random_domino_board(rng, 0.6, 0.2)
         if cells < 5 or cells % 2 == 0:
             continue
         text += f'count = {(cells - 1) // 2}\n[[pieces]]\ncells = [[1, 1]]\nname = "M"\n'
@@ -361,18 +365,7 @@ def test_dominoes_and_several_monominoes_agree_with_enumeration(kb):
     routes: dict = {}
     for _ in range(200):
         k = rng.choice([2, 2, 3, 4])
-        if rng.random() < 0.65:
-            lattice, (m, n) = "square", (rng.randint(2, 6), rng.randint(2, 6))
-            holes = sorted({(i, j) for i in range(1, m + 1) for j in range(1, n + 1) if rng.random() < 0.25})
-            cells = m * n - len(holes)
-            spec = f"holes = [{', '.join(f'[{i}, {j}]' for i, j in holes)}]\n" if holes else ""
-            text = f'[board]\nsize = [{m}, {n}]\n{spec}[[pieces]]\nset = "dominoes"\n'
-        else:
-            lattice = "hex"
-            rows = rng.choice(["o o o\n o o o o\no o o", "o o o o o\n o o o o", "o o\n o o o\no o",
-                               "o o o\n o o o o\no o o o o\n o o o o\no o o"])
-            cells = rows.count("o")
-            text = f'lattice = "hex"\n[board]\nart = """\n{rows}\n"""\n[[pieces]]\nset = "dihexes"\n'
+        lattice, cells, _, text = _random_domino_board(rng, 0.65, 0.25)
         if (cells - k) % 2 or cells - k < 4:
             continue  # (one domino: an ExactlyOne, which is not this engine's)
         text += f'count = {(cells - k) // 2}\n[[pieces]]\ncells = [[1, 1]]\nname = "M"\ncount = {k}\n'
