@@ -29,6 +29,10 @@ maps onto another one over the same cell).  A class whose items all became
 one vertex is a *site*: a domino g maps onto itself, swapping its two
 cells, covers its orbit alone, so the count is the sum, over the sets S of
 sites covered that way, of the perfect matchings of the graph without S.
+With monominoes, a class of them is a site too: it covers its orbit of
+cells, and takes as many monominoes as the orbit has cells (its charge; a
+domino's site takes none).  The sum then runs over the sets S whose sites
+take k monominoes in all, and the sites may lie anywhere (step 6).
 
 How it counts
 =============
@@ -82,9 +86,9 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    (_minors_by_inverse); else from the inverse of one term's bordered
    matrix (_minors_by_border: odd boards, or k of one colour more); else
    whole (_minors_by_stacks); all of one order at once, as a stack.
-   Components multiply as
-   polynomials in the monominoes they hold.  Up to MAX_DEFECT_WORK
-   (_defect_work).
+   Components multiply as polynomials in the monominoes they hold (each
+   set of sites weighed by the monominoes its sites take, _charged_sets).
+   Up to MAX_DEFECT_WORK (_defect_work).
 
 The determinant is exact: computed modulo enough primes (Hadamard's bound on
 |det| tells how many) by Gaussian elimination on a band (the vertices in
@@ -154,13 +158,20 @@ class _Graph:
     literals already leave no perfect matching."""
 
     def __init__(self, n: int, edges: dict[tuple[int, int], int], zero: bool = False,
-                 sites: dict[int, int] | None = None, monomers: int | None = None):
+                 sites: dict[int, int] | None = None, monomers: int | None = None,
+                 charges: dict[int, dict[int, int]] | None = None):
         self.n, self.edges, self.zero = n, edges, zero
         self.sites = sites or {}
-        #: when set, the sites are monominoes' cells, exactly this many of them
-        #: covered alone (anywhere: no one face need hold them); None: any
-        #: number of sites, all on one face (a symmetry's)
+        #: when set, the sites are monominoes' cells, exactly this many
+        #: monominoes covering them (anywhere: no one face need hold them);
+        #: None: any number of sites, all on one face (a symmetry's)
         self.monomers = monomers
+        #: with monominoes, each site's ways of being covered alone as
+        #: {monominoes it takes: multiplicity}: 1 for a monomino's cell; under
+        #: a symmetry, a class of monominoes covers its orbit of cells (as
+        #: many as the orbit holds), and a domino the symmetry maps onto
+        #: itself covers its two cells' vertex with none
+        self.charges = charges if charges is not None else {v: {1: m} for v, m in self.sites.items()}
 
 
 def matching_graph(problem: Problem) -> _Graph | str:
@@ -213,9 +224,6 @@ def matching_graph(problem: Problem) -> _Graph | str:
     monomers = next((c.k for c in counts if alone and set(c.vars) == alone), None)
     if monomers is None:
         monomers = next((len(items) - 2 * c.k for c in counts if alone and set(c.vars) == primary - alone), None)
-    if monomers is not None and pairs:
-        return ("it has monominoes counted together (an Exactly constraint) and equalities between variables, "
-                "which this engine does not take at once")
     for v in problem.primary:
         its = items_of.get(v, ())
         if (len(its) != 2 or its[0] == its[1]) and not (monomers is not None and v in alone):
@@ -276,9 +284,13 @@ def matching_graph(problem: Problem) -> _Graph | str:
                 gone[u] = True
     edges: dict[tuple[int, int], int] = {}
     sites: dict[int, int] = {}
+    charges: dict[int, dict[int, int]] = {}
+    # how many monominoes each class of equal variables places (its
+    # monomino placements: an orbit's cells under a symmetry)
+    placed = collections.Counter(find(v) for v in alone) if monomers is not None else {}
     for r, val in value.items():
-        if val and monomers is not None and r in alone:
-            monomers -= 1  # a monomino placed
+        if val and r in placed:
+            monomers -= placed[r]  # monominoes placed
     if monomers is not None and monomers < 0:
         return _Graph(0, {}, zero=True)
     for r, us in ends.items():
@@ -290,15 +302,20 @@ def matching_graph(problem: Problem) -> _Graph | str:
             continue
         if len(us) == 1:
             u = next(iter(us))
+            charge = placed.get(r, 0)
+            if charge and not monomers:
+                continue  # (no monomino left to place)
             sites[u] = sites.get(u, 0) + 1
+            ways = charges.setdefault(u, {})
+            ways[charge] = ways.get(charge, 0) + 1
         else:
             a, b = sorted(us)
             edges[(a, b)] = edges.get((a, b), 0) + 1
     keep = [i for i in range(n_vertices) if not gone[i]]
     index = {old: new for new, old in enumerate(keep)}
     return _Graph(len(keep), {(index[a], index[b]): m for (a, b), m in edges.items()},
-                  sites={index[u]: m for u, m in sites.items()} if monomers != 0 else {},
-                  monomers=monomers or None)
+                  sites={index[u]: m for u, m in sites.items()}, monomers=monomers or None,
+                  charges={index[u]: ways for u, ways in charges.items()})
 
 
 def _too_many(problem: Problem, v: int) -> str:
@@ -353,6 +370,9 @@ class _Part:
         #: with its defect line (_defect_lines)
         self.defects = False
         self.lines: dict[int, frozenset] = {}
+        #: with defects, each site's {monominoes it takes: multiplicity}
+        #: (_Graph.charges; 1 for every site unless a symmetry's)
+        self.charges = {v: {1: m} for v, m in sites.items()}
 
 
 class _Plan:
@@ -369,11 +389,12 @@ class _Plan:
         self.edges: dict[tuple[int, int], int] = {}
         #: monominoes counted together: how many, and the components holding
         #: some of their cells (parts with defects), or their lone cells'
-        #: multiplicities; the count is the coefficient of z^monomers in the
-        #: product of their polynomials sum_j (matchings without j of them) z^j
+        #: {monominoes: multiplicity}; the count is the coefficient of
+        #: z^monomers in the product of their polynomials sum_S (S's ways
+        #: of being covered alone) x (matchings without S)
         self.monomers: int | None = None
         self.monomer_parts: list[_Part] = []
-        self.monomer_cells: list[int] = []
+        self.monomer_cells: list[dict[int, int]] = []
         g = matching_graph(problem)
         if isinstance(g, str):
             self.why = g
@@ -395,7 +416,7 @@ class _Plan:
             sites = {v: g.sites[v] for v in comp if v in g.sites}
             if len(comp) == 1 and self.monomers is not None:
                 if comp[0] in sites:
-                    self.monomer_cells.append(sites[comp[0]])
+                    self.monomer_cells.append(g.charges[comp[0]])
                 else:
                     self.zero = True
                 continue
@@ -415,8 +436,10 @@ class _Plan:
                 outer = max(range(len(faces)), key=lambda i: len({a for a, _ in faces[i]} & sites.keys()))
                 part = _Part(comp, emb, colour, sites, outer)
                 part.defects = True
+                part.charges = {v: g.charges[v] for v in sites}
                 part.lines = _defect_lines(part, adj)
-                work += sum(_defect_work(part, j, adj, g.edges) for j in range(self.monomers + 1))
+                work += sum(_defect_work(part, j, n, adj, g.edges)
+                            for j, n in _charged_terms(part, self.monomers).items())
                 if work > MAX_DEFECT_WORK:
                     self.why = (f"{self.monomers} monominoes on {len(sites)} cells make determinants of "
                                 f"{work:.2g} operations in all, more than the {MAX_DEFECT_WORK:.1e} this engine "
@@ -481,14 +504,14 @@ class _Plan:
             self.zero, self.parts, self.monomer_parts = True, [], []
 
 
-def _defect_work(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int, int], int]) -> float:
-    """About how much _defect_sum does for the sets of j of a part's
+def _defect_work(part: _Part, j: int, terms: int, adj: list[list[int]],
+                 edges: dict[tuple[int, int], int]) -> float:
+    """About how much _defect_sum does for ``terms`` sets of j of a part's
     monomino cells: per prime (Hadamard's bound over 31 bits), per set,
     a determinant of the order _minors_by_inverse borders (the cells a
     set leaves out of one colour, and the entries its lines flip: about
     j lines of their mean length, twice that when the matrix is skew), or
     the whole minor's when the matrix is not square, and ~2,000 more."""
-    terms = _monomer_terms(part.comp, part.sites, part.colour, j)
     if not terms:
         return 0.0
     comp, colour = part.comp, part.colour
@@ -505,17 +528,70 @@ def _defect_work(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[in
     return primes * terms * (order ** 3 + 2000)
 
 
-def _monomer_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None, j: int) -> int:
-    """How many sets of j of a component's monomino cells leave it a chance
-    of a perfect matching (an even number of cells; as many of each colour)."""
-    if colour is None:
-        return math.comb(len(sites), j) if (len(comp) - j) % 2 == 0 else 0
-    excess = sum(1 if colour[v] == 0 else -1 for v in comp)
-    black = sum(1 for v in sites if colour[v] == 0)
-    if (j + excess) % 2 or not 0 <= (j + excess) // 2 <= j:
-        return 0
-    b = (j + excess) // 2
-    return math.comb(black, b) * math.comb(len(sites) - black, j - b)
+def _charged_terms(part: _Part, most: int) -> dict[int, int]:
+    """For each j, how many sets of j of a part's sites leave it a chance
+    of a perfect matching (an even number of vertices; as many of each
+    colour) and may be covered alone with at most ``most`` monominoes."""
+    colour = part.colour
+    groups = collections.Counter((colour[v] if colour is not None else 0, min(part.charges[v]))
+                                 for v in part.sites)
+    states = {(0, 0, 0): 1}  # (sites, of colour 0, fewest monominoes): sets
+    for (c, least), n in groups.items():
+        grown: dict[tuple[int, int, int], int] = collections.defaultdict(int)
+        for (j, b, m), count in states.items():
+            for t in range(n + 1):
+                if m + t * least > most:
+                    break
+                grown[(j + t, b + t * (c == 0), m + t * least)] += count * math.comb(n, t)
+        states = grown
+    excess = sum(1 if colour[v] == 0 else -1 for v in part.comp) if colour is not None else 0
+    terms: dict[int, int] = {}
+    for (j, b, _), count in states.items():
+        if (2 * b - j == excess) if colour is not None else (len(part.comp) - j) % 2 == 0:
+            terms[j] = terms.get(j, 0) + count
+    return terms
+
+
+def _charged_sets(part: _Part, j: int, least: int, most: int):
+    """Each set S of j of a part's sites that _charged_terms counts and
+    that may take from ``least`` to ``most`` monominoes, with its ways
+    {monominoes: multiplicity} (the product of its sites' within that
+    range)."""
+    import itertools
+
+    colour = part.colour
+    need = sum(1 if colour[v] == 0 else -1 for v in part.comp) if colour is not None else None
+    if need is None and (len(part.comp) - j) % 2:
+        return
+    charges = part.charges
+    free = sorted(v for v in part.sites if 0 in charges[v])  # (may take none)
+    paid = sorted(v for v in part.sites if 0 not in charges[v])
+    for i in range(min(j, most, len(paid)) + 1):
+        if j - i > len(free):
+            continue
+        for some in itertools.combinations(paid, i):
+            if sum(min(charges[v]) for v in some) > most:
+                continue
+            for rest in itertools.combinations(free, j - i):
+                s = some + rest
+                if need is not None and sum(1 if colour[v] == 0 else -1 for v in s) != need:
+                    continue
+                ways = {0: 1}
+                for v in s:
+                    ways = _times(ways, charges[v], most)
+                ways = {m: w for m, w in ways.items() if m >= least}
+                if ways:
+                    yield frozenset(s), ways
+
+
+def _times(a: dict[int, int], b: dict[int, int], most: int) -> dict[int, int]:
+    """The product of two polynomials {degree: coefficient}, up to degree ``most``."""
+    out: dict[int, int] = {}
+    for d, x in a.items():
+        for e, y in b.items():
+            if d + e <= most:
+                out[d + e] = out.get(d + e, 0) + x * y
+    return out
 
 
 def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int], int],
@@ -582,7 +658,7 @@ def _remove_vertex(emb, x) -> None:
 def _site_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None) -> int:
     """How many sets S of sites leave the component a chance of a perfect
     matching: as many vertices of each colour (bipartite), or an even
-    number (not); _monomer_terms counts those of a given size."""
+    number (not); _charged_terms counts monominoes' sets by size."""
     if colour is None:
         if not sites:
             return 1 - len(comp) % 2
@@ -593,20 +669,12 @@ def _site_terms(comp: list[int], sites: dict[int, int], colour: dict[int, int] |
     return sum(math.comb(black, k + excess) * math.comb(white, k) for k in range(white + 1) if k + excess >= 0)
 
 
-def _site_sets(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None,
-               exactly: int | None = None):
+def _site_sets(comp: list[int], sites: dict[int, int], colour: dict[int, int] | None):
     """Each set S that _site_terms counts, with its weight (the product of
     its sites' multiplicities)."""
     import itertools
 
     vs = sorted(sites)
-    if exactly is not None:
-        need = None if colour is None else sum(1 if colour[v] == 0 else -1 for v in comp)
-        for s in itertools.combinations(vs, exactly):
-            if (len(comp) - exactly) % 2 == 0 and (need is None or
-                                                   sum(1 if colour[v] == 0 else -1 for v in s) == need):
-                yield frozenset(s), math.prod(sites[v] for v in s)
-        return
     if colour is None:
         for k in range(len(comp) % 2, len(vs) + 1, 2):
             for s in itertools.combinations(vs, k):
@@ -879,7 +947,8 @@ def count_component(part: _Part, adj: list[list[int]], edges: dict[tuple[int, in
     the sum comes instead from the pairs' minors and one Pfaffian
     (_pair_formula, after _pendants)."""
     if part.defects:
-        return _defect_sum(part, part.exactly, adj, edges, ask)
+        ways, info = _defect_sum(part, part.exactly, adj, edges, ask, least=part.exactly, most=part.exactly)
+        return ways.get(part.exactly, 0), info
     comp, colour = part.comp, part.colour
     adj = part.adj or adj
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer or 0)
@@ -1053,10 +1122,12 @@ def _defect_lines(part: _Part, adj: list[list[int]]) -> dict[int, frozenset]:
 
 
 def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int, int], int],
-                ask=lambda: None, by_inverse: bool | None = None) -> tuple[int, dict]:
-    """The sum, over the sets S of j of a part's monomino cells (sites), of
-    their multiplicities' product times the perfect matchings of the part
-    without S: each a determinant of the one matrix without S's rows and
+                ask=lambda: None, by_inverse: bool | None = None, least: int = 0,
+                most: int | None = None) -> tuple[dict[int, int], int]:
+    """The sum, over the sets S of j of a part's monomino cells (sites)
+    covered alone by ``least`` to ``most`` monominoes (j unless given), of
+    S's ways (_charged_sets) times the perfect matchings of the part
+    without S, as {monominoes: count}: each a determinant of the one matrix without S's rows and
     columns, S's defect lines flipped (_defect_lines), exact modulo enough
     primes.  When the matrix is square and invertible they come from its
     inverse (_minors_by_inverse), otherwise from one term's bordered
@@ -1066,10 +1137,10 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
 
     comp, colour = part.comp, part.colour
     adj = part.adj or adj
-    sets = list(_site_sets(comp, part.sites, colour, j))
+    sets = list(_charged_sets(part, j, least, j if most is None else most))
     info: dict = {"bipartite": colour is not None, "terms": len(sets), "primes": 0}
     if not sets:
-        return 0, info
+        return {}, info
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer)
     lines = part.lines if j else {}
     rows, cols, ri, ci, entries = _matrix(sorted(comp), colour, orient, edges)
@@ -1101,8 +1172,12 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
     if found is None:
         found, info["route"] = _minors_by_stacks(entries, len(rows), len(cols), terms, bits, ask), "stacks"
     values, info["primes"] = found
-    total = sum(weight * _matchings(det, colour is not None, "the defect lines")
-                for (_, weight), det in zip(sets, values))
+    total: dict[int, int] = {}
+    for (_, ways), det in zip(sets, values):
+        if det:
+            n = _matchings(det, colour is not None, "the defect lines")
+            for m, w in ways.items():
+                total[m] = total.get(m, 0) + w * n
     return total, info
 
 
@@ -1643,25 +1718,24 @@ class KasteleynBackend(Backend):
                 # the coefficient of z^monomers in the product of the parts' polynomials
                 k = plan.monomers
                 poly = {0: total}
-                for w in plan.monomer_cells:
-                    poly = {d + 1: c * w for d, c in poly.items() if d < k}
+                for ways in plan.monomer_cells:
+                    poly = _times(poly, ways, k)
                 for at, part in enumerate(plan.monomer_parts):
-                    later = sum(min(k, len(q.sites)) for q in plan.monomer_parts[at + 1:])
-                    wanted = {j for d in poly for j in range(max(0, k - d - later), k - d + 1)}
-                    terms = {}
-                    for j in sorted(wanted):
-                        if _monomer_terms(part.comp, part.sites, part.colour, j):
-                            m, info = _defect_sum(part, j, plan.adj, plan.edges, ask)
-                            stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
-                            stats["primes"] = stats.get("primes", 0) + info["primes"]
-                            stats["minors"] = stats.get("minors", 0) + info["terms"]
-                            terms[j] = m
-                    product: dict[int, int] = {}
-                    for d, c in poly.items():
-                        for j, m in terms.items():
-                            if d + j <= k:
-                                product[d + j] = product.get(d + j, 0) + c * m
-                    poly = product
+                    if not poly:
+                        break
+                    # (the most the later parts can take, and so the fewest this one must)
+                    later = sum(min(k, sum(max(q.charges[v]) for v in q.sites))
+                                for q in plan.monomer_parts[at + 1:])
+                    least, most = max(0, k - max(poly) - later), k - min(poly)
+                    ways: dict[int, int] = {}
+                    for j, n in sorted(_charged_terms(part, most).items()):
+                        got, info = _defect_sum(part, j, plan.adj, plan.edges, ask, least=least, most=most)
+                        stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
+                        stats["primes"] = stats.get("primes", 0) + info["primes"]
+                        stats["minors"] = stats.get("minors", 0) + info["terms"]
+                        for m, c in got.items():
+                            ways[m] = ways.get(m, 0) + c
+                    poly = _times(poly, ways, k)
                 total = poly.get(k, 0)
         except _Stop as s:
             return SearchResult(0, False, self.name, deadline.elapsed(), [], s.why, stats)
