@@ -88,7 +88,11 @@ Fisher, Kasteleyn and Temperley's algorithm (FKT) for any planar graph:
    whole (_minors_by_stacks); all of one order at once, as a stack.
    Components multiply as polynomials in the monominoes they hold (each
    set of sites weighed by the monominoes its sites take, _charged_sets).
-   Up to MAX_DEFECT_WORK (_defect_work).
+   Under a mirror, the dominoes it swaps make sites that take no monomino,
+   2^k sets of them on its axis: when they lie round one face, each set T
+   that monominoes cover has the others summed by step 5's pair formula
+   on the graph without T (_charged_pair_sum).  Up to MAX_DEFECT_WORK
+   (_defect_work, _pair_work).
 
 The determinant is exact: computed modulo enough primes (Hadamard's bound on
 |det| tells how many) by Gaussian elimination on a band (the vertices in
@@ -138,6 +142,10 @@ PAIRS_FROM = 16
 #: 1.8e8, 0.55 s; 20x20 6.9e8, 2.0 s; 24x24 2.2e9, 6.5 s; 30x30 is 1e10;
 #: 8x8 with four 1.1e9, 4.6 s)
 MAX_DEFECT_WORK = 1.5e10
+#: from how many sites that no monomino need cover (dominoes a mirror
+#: swaps), round the free face, monominoes' sets are summed with the pair
+#: formula's (_charged_pair_sum) rather than set by set
+CHARGED_PAIRS_FROM = 5
 #: how many terms _minors_by_border tries as its base, modulo a prime
 BORDER_BASES = 8
 #: how many entries a stack of determinants (_defect_sum) holds at once
@@ -434,12 +442,22 @@ class _Plan:
                 # (the face holding most of the monominoes' cells: they need no defect line)
                 faces = _faces(comp, adj, emb)[0]
                 outer = max(range(len(faces)), key=lambda i: len({a for a, _ in faces[i]} & sites.keys()))
+                charges = {v: g.charges[v] for v in sites}
+                free = [v for v in sites if 0 in charges[v]]  # (dominoes a mirror swaps)
+                found = _site_face(G, comp, adj, free, nx) if len(free) >= CHARGED_PAIRS_FROM else None
+                boundary = None
+                if found is not None and found[2] is not None:
+                    emb, outer, boundary = found
                 part = _Part(comp, emb, colour, sites, outer)
                 part.defects = True
-                part.charges = {v: g.charges[v] for v in sites}
+                part.charges = charges
+                part.boundary = boundary
                 part.lines = _defect_lines(part, adj)
-                work += sum(_defect_work(part, j, n, adj, g.edges)
-                            for j, n in _charged_terms(part, self.monomers).items())
+                if boundary is None:
+                    work += sum(_defect_work(part, j, n, adj, g.edges)
+                                for j, n in _charged_terms(part, self.monomers).items())
+                else:
+                    work += _pair_work(part, self.monomers, adj, g.edges)
                 if work > MAX_DEFECT_WORK:
                     self.why = (f"{self.monomers} monominoes on {len(sites)} cells make determinants of "
                                 f"{work:.2g} operations in all, more than the {MAX_DEFECT_WORK:.1e} this engine "
@@ -470,31 +488,16 @@ class _Plan:
                 self.parts.extend(apex[0])
                 self.factor *= apex[1]
                 continue
-            outer = None
+            outer = boundary = None
             if sites:
-                # taking out vertices of the unconstrained face keeps an
-                # orientation Pfaffian, so one orientation serves every term:
-                # the sites must lie on one face, and do in some embedding iff
-                # the graph with a vertex joined to each is planar (embed
-                # that, then take the vertex out: its face holds them)
-                G.add_edges_from((-1, v) for v in sites)
-                planar, emb = nx.check_planarity(G)
-                if not planar:
+                found = _site_face(G, comp, adj, sites, nx)
+                if found is None:
                     self.why = ("the cells a placement may cover alone (the symmetry maps it onto itself) "
                                 "lie on no one face of its planar graph")
                     return
-                _remove_vertex(emb, -1)
-                faces = _faces(comp, adj, emb)[0]
-                walks = {i: emb.traverse_face(*f[0]) for i, f in enumerate(faces)
-                         if set(sites) <= {a for a, _ in f}}
-                # one whose walk passes each site once, if one does: their
-                # order round it is then the pair formula's
-                once = [i for i, walk in walks.items()
-                        if all(n == 1 for v, n in collections.Counter(walk).items() if v in sites)]
-                outer = once[0] if once else min(walks)
+                emb, outer, boundary = found
             part = _Part(comp, emb, colour, sites, outer)
-            if sites and once:
-                part.boundary = sorted(sites, key=walks[outer].index)
+            part.boundary = boundary
             if terms > MAX_SITE_TERMS and part.boundary is None:
                 self.why = (f"{len(sites)} cells a placement may cover alone (the symmetry maps it onto itself) "
                             f"make {terms:,} minors, more than the {MAX_SITE_TERMS:,} this engine takes")
@@ -502,6 +505,34 @@ class _Plan:
             self.parts.append(part)
         if self.zero or self.factor == 0:
             self.zero, self.parts, self.monomer_parts = True, [], []
+
+
+def _site_face(G, comp: list[int], adj: list[list[int]], sites, nx):
+    """An embedding of a connected planar component (networkx graph ``G``,
+    changed here) where one face holds every site, that face (its index in
+    _faces' order), and the sites in their order round it when its walk
+    passes each once (else None); None when no face holds them all.
+
+    Taking out vertices of the unconstrained face keeps an orientation
+    Pfaffian, so one orientation serves every term: the sites must lie on
+    one face, and do in some embedding iff the graph with a vertex joined
+    to each is planar (embed that, then take the vertex out: its face
+    holds them)."""
+    G.add_edges_from((-1, v) for v in sites)
+    planar, emb = nx.check_planarity(G)
+    G.remove_node(-1)
+    if not planar:
+        return None
+    _remove_vertex(emb, -1)
+    faces = _faces(comp, adj, emb)[0]
+    walks = {i: emb.traverse_face(*f[0]) for i, f in enumerate(faces) if set(sites) <= {a for a, _ in f}}
+    # one whose walk passes each site once, if one does: their order round
+    # it is then the pair formula's
+    once = [i for i, walk in walks.items()
+            if all(n == 1 for v, n in collections.Counter(walk).items() if v in sites)]
+    if not once:
+        return emb, min(walks), None
+    return emb, once[0], sorted(sites, key=walks[once[0]].index)
 
 
 def _defect_work(part: _Part, j: int, terms: int, adj: list[list[int]],
@@ -526,6 +557,17 @@ def _defect_work(part: _Part, j: int, terms: int, adj: list[list[int]],
     else:
         order = len(rows) - j
     return primes * terms * (order ** 3 + 2000)
+
+
+def _pair_work(part: _Part, most: int, adj: list[list[int]], edges: dict[tuple[int, int], int]) -> float:
+    """About how much _charged_pair_sum does: per set T of sites that
+    monominoes cover, a minor for each pair of the boundary's sites (of
+    two colours, when bipartite) and one more, each as _defect_work's
+    for |T| + 2 cells."""
+    k = len(part.boundary)
+    pairs = 1 + (k * k // 4 if part.colour is not None else k * (k - 1) // 2)
+    sizes = collections.Counter(len(T) for T, _ in _paid_sets(part, 0, most))
+    return sum(_defect_work(part, j + 2, n * pairs, adj, edges) for j, n in sizes.items())
 
 
 def _charged_terms(part: _Part, most: int) -> dict[int, int]:
@@ -1047,10 +1089,14 @@ def _matrix(order: list[int], colour: dict[int, int] | None, orient: dict[tuple[
 PENDANT_TRIES = 4
 
 
-def _pendants(part: _Part):
+def _pendants(part: _Part, gone: frozenset = frozenset()):
     """Sets F of sites to flip for _pair_formula, the fewest that can
     leave a graph of an even number of vertices, as many of each colour
-    (bipartite), and a few alternatives.
+    (bipartite), and a few alternatives; with ``gone``, for the graph
+    without those vertices, and none holding one of them (drawn from the
+    whole boundary first, so that most sets gone share them, then from
+    what they leave of it: none then means that no set of the sites left
+    evens the graph).
 
     Flipping a site s (a new vertex ~s joined to s alone by s's
     multiplicity; ~s a site of multiplicity 1, s not one) keeps the sum:
@@ -1059,32 +1105,34 @@ def _pendants(part: _Part):
     leave an odd number of vertices (an odd half board's mirror) gets an
     even one, and a graph with no matching without its sites may get one
     with."""
-    sites = part.boundary
     if part.colour is None:
-        groups = [list(sites)]
-        need = [len(part.comp) % 2]
+        need = [(len(part.comp) - len(gone)) % 2]
         more = 2  # (flips beyond the fewest: two at a time, to keep the parity)
     else:
-        excess = sum(1 if part.colour[v] == 0 else -1 for v in part.comp)
-        groups = [[v for v in sites if part.colour[v] == c] for c in (0, 1)]
+        excess = sum(1 if part.colour[v] == 0 else -1 for v in part.comp if v not in gone)
         need = [max(excess, 0), max(-excess, 0)]
         more = 1  # (one of each colour)
     tried = []
-    for extra in (0, more):
-        for t in range(PENDANT_TRIES):
-            flip = set()
-            for g, k in zip(groups, need):
-                k += extra
-                if k > len(g):
-                    break
-                step = max(1, len(g) // PENDANT_TRIES)
-                flip |= {g[(t * step + i) % len(g)] for i in range(k)}
-            else:
-                if flip not in tried:
-                    tried.append(flip)
-                    yield frozenset(flip)
-            if len(tried) >= PENDANT_TRIES:
-                return
+    for sites in ([part.boundary, [v for v in part.boundary if v not in gone]] if gone else [part.boundary]):
+        if part.colour is None:
+            groups = [list(sites)]
+        else:
+            groups = [[v for v in sites if part.colour[v] == c] for c in (0, 1)]
+        for extra in (0, more):
+            for t in range(PENDANT_TRIES):
+                flip = set()
+                for g, k in zip(groups, need):
+                    k += extra
+                    if k > len(g):
+                        break
+                    step = max(1, len(g) // PENDANT_TRIES)
+                    flip |= {g[(t * step + i) % len(g)] for i in range(k)}
+                else:
+                    if flip not in tried and not flip & gone:
+                        tried.append(flip)
+                        yield frozenset(flip)
+                if len(tried) >= PENDANT_TRIES:
+                    return
 
 
 def _defect_lines(part: _Part, adj: list[list[int]]) -> dict[int, frozenset]:
@@ -1123,18 +1171,14 @@ def _defect_lines(part: _Part, adj: list[list[int]]) -> dict[int, frozenset]:
 
 def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int, int], int],
                 ask=lambda: None, by_inverse: bool | None = None, least: int = 0,
-                most: int | None = None) -> tuple[dict[int, int], int]:
+                most: int | None = None) -> tuple[dict[int, int], dict]:
     """The sum, over the sets S of j of a part's monomino cells (sites)
     covered alone by ``least`` to ``most`` monominoes (j unless given), of
     S's ways (_charged_sets) times the perfect matchings of the part
-    without S, as {monominoes: count}: each a determinant of the one matrix without S's rows and
-    columns, S's defect lines flipped (_defect_lines), exact modulo enough
-    primes.  When the matrix is square and invertible they come from its
-    inverse (_minors_by_inverse), otherwise from one term's bordered
-    matrix's (_minors_by_border), and failing that each is taken whole
-    (_minors_by_stacks); ``by_inverse`` False forces the last."""
-    import numpy as np
-
+    without S, as {monominoes: count}: each a determinant of the one
+    matrix without S's rows and columns, S's defect lines flipped
+    (_defect_lines), exact modulo enough primes (_minors: ``by_inverse``
+    False forces whole minors)."""
     comp, colour = part.comp, part.colour
     adj = part.adj or adj
     sets = list(_charged_sets(part, j, least, j if most is None else most))
@@ -1144,34 +1188,15 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer)
     lines = part.lines if j else {}
     rows, cols, ri, ci, entries = _matrix(sorted(comp), colour, orient, edges)
-
-    def cells(e: tuple[int, int]) -> list[tuple[int, int]]:
-        a, b = e
-        if colour is None:
-            return [(ri[a], ci[b]), (ri[b], ci[a])]
-        return [(ri[a], ci[b])] if a in ri else [(ri[b], ci[a])]
-
-    # per term: the rows and columns it leaves out, and the entries its lines flip
     terms = []
     for t, (gone, _) in enumerate(sets):
         if t % 1024 == 1023:
             ask()
-        crossed: set = set()
-        for x in gone:
-            crossed ^= lines[x]
-        terms.append(([ri[v] for v in gone if v in ri], [ci[v] for v in gone if v in ci],
-                      [cell for e in crossed if not (set(e) & gone) for cell in cells(e)]))
+        terms.append(_term(gone, _crossed(gone, lines), ri, ci, colour is None))
     bits = _hadamard_bits(_row_norms(entries, len(rows)))
     info["order"] = len(rows) - len(terms[0][0])
-    found = None
-    if by_inverse is not False and len(rows) == len(cols) and _det_mod(entries, len(rows), next(_primes()), np, ask):
-        found, info["route"] = _minors_by_inverse(entries, len(rows), terms, bits, ask), "inverse"
-    elif by_inverse is not False:
-        found = _minors_by_border(entries, len(rows), len(cols), terms, colour is None, bits, ask)
-        info["route"] = "border"
-    if found is None:
-        found, info["route"] = _minors_by_stacks(entries, len(rows), len(cols), terms, bits, ask), "stacks"
-    values, info["primes"] = found
+    values, info["primes"], info["route"] = _minors(entries, len(rows), len(cols), terms, colour is None, bits,
+                                                    ask, by_inverse)
     total: dict[int, int] = {}
     for (_, ways), det in zip(sets, values):
         if det:
@@ -1179,6 +1204,188 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
             for m, w in ways.items():
                 total[m] = total.get(m, 0) + w * n
     return total, info
+
+
+def _minors(entries, n_rows: int, n_cols: int, terms, skew: bool, bits: float, ask,
+            by_inverse: bool | None = None) -> tuple[list[int], int, str]:
+    """Each term's minor (rows and columns left out, the entries at its
+    cells negated; every term leaving out as many rows, and as many
+    columns), up to sign, below 2**bits: by the first route that applies
+    (_minors_by_inverse, _minors_by_border, _minors_by_stacks; ``by_inverse``
+    False: the last); the primes it took, and the route's name."""
+    import numpy as np
+
+    found = None
+    if by_inverse is not False and n_rows == n_cols and _det_mod(entries, n_rows, next(_primes()), np, ask):
+        found, route = _minors_by_inverse(entries, n_rows, terms, bits, ask), "inverse"
+    elif by_inverse is not False:
+        found, route = _minors_by_border(entries, n_rows, n_cols, terms, skew, bits, ask), "border"
+    if found is None:
+        found, route = _minors_by_stacks(entries, n_rows, n_cols, terms, bits, ask), "stacks"
+    return found[0], found[1], route
+
+
+def _crossed(gone, lines: dict[int, frozenset]) -> set:
+    """The edges that the defect lines of the vertices ``gone`` flip (an
+    edge on two lines not at all)."""
+    crossed: set = set()
+    for x in gone:
+        crossed ^= lines.get(x, frozenset())
+    return crossed
+
+
+def _term(gone, crossed, ri: dict, ci: dict, skew: bool) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """A minor as the routes take it (_minors): the rows and columns the
+    vertices ``gone`` leave out, and the matrix's cells the ``crossed``
+    edges (not on a vertex gone) put there, to negate."""
+    cells = []
+    for a, b in crossed:
+        if a in gone or b in gone:
+            continue
+        if skew:
+            cells += [(ri[a], ci[b]), (ri[b], ci[a])]
+        else:
+            cells.append((ri[a], ci[b]) if a in ri else (ri[b], ci[a]))
+    return [ri[v] for v in gone if v in ri], [ci[v] for v in gone if v in ci], cells
+
+
+def _paid_sets(part: _Part, least: int, most: int):
+    """Each set T of a part's sites that monominoes may cover (a class of
+    them each), from ``least`` to ``most`` monominoes in all, with its ways
+    {monominoes: multiplicity}."""
+    import itertools
+
+    paid = {v: {m: c for m, c in part.charges[v].items() if m} for v in sorted(part.sites)}
+    paid = {v: ways for v, ways in paid.items() if ways}
+    cheapest = {v: min(ways) for v, ways in paid.items()}
+    for j in range(most + 1):
+        for some in itertools.combinations([v for v in paid if cheapest[v] <= most], j):
+            if sum(cheapest[v] for v in some) > most:
+                continue
+            ways = {0: 1}
+            for v in some:
+                ways = _times(ways, paid[v], most)
+            ways = {m: w for m, w in ways.items() if m >= least}
+            if ways:
+                yield frozenset(some), ways
+
+
+def _charged_pair_sum(part: _Part, adj: list[list[int]], edges: dict[tuple[int, int], int],
+                      ask=lambda: None, least: int = 0, most: int = 0) -> tuple[dict[int, int], dict]:
+    """A part's sum (as _defect_sum's, over every size of set at once)
+    when many of its sites may be covered alone by no monomino (dominoes a
+    mirror swaps, on its axis) and lie round the free face, passing once
+    each (part.boundary): for each set T that monominoes cover
+    (_paid_sets), the sum over the sets of the other boundary sites is
+    _pair_formula's on the graph without T, T's defect lines flipped (so
+    each minor is one of the one matrix): C(k, 2) + 1 minors for T, where
+    the sets are 2^k.  The sites flipped to start it (_pendants) depend on
+    T; the T of one choice share a matrix.  A T that no choice starts (every
+    M(G - T) 0) has its sets summed one by one."""
+    comp, colour = part.comp, part.colour
+    adj = part.adj or adj
+    skew = colour is None
+    charges = part.charges
+    orient = pfaffian_orientation(comp, adj, part.emb, part.outer)
+    order = sorted(comp)
+    info: dict = {"bipartite": not skew, "terms": 0, "primes": 0, "order": 0, "flipped": 0}
+    total: dict[int, int] = {}
+
+    def add(ways: dict[int, int], n: int) -> None:
+        if not n:
+            return
+        for m, w in ways.items():
+            total[m] = total.get(m, 0) + w * n
+
+    def shade(v: int) -> int:
+        return colour[v] if v >= 0 else 1 - colour[~v]
+
+    # (a T with no choice at all is one that no set of the other sites evens: 0)
+    pending = [(T, ways, choices) for T, ways in _paid_sets(part, least, most)
+               for choices in [list(_pendants(part, T))] if choices]
+    whole_sets = []  # (the T that no choice started)
+    for attempt in range(PENDANT_TRIES):
+        groups: dict[frozenset, list] = {}
+        for item in pending:
+            if attempt < len(item[2]):
+                groups.setdefault(item[2][attempt], []).append(item)
+            else:
+                whole_sets.append(item)
+        pending = []
+        for flip, group in groups.items():
+            ask()
+            rows, cols, ri, ci, entries = _matrix(order, colour, orient, edges,
+                                                  {v: charges[v][0] for v in flip})
+            terms: list = []
+            where = []
+            for T, ways, choices in group:
+                sites = [~v if v in flip else v for v in part.boundary if v not in T]
+                crossed = _crossed(T, part.lines)
+                at = len(terms)
+                terms.append(_term(T, crossed, ri, ci, skew))
+                pairs = [(i, j) for i in range(len(sites)) for j in range(i + 1, len(sites))
+                         if skew or shade(sites[i]) != shade(sites[j])]
+                terms += [_term(T | {sites[i], sites[j]}, crossed, ri, ci, skew) for i, j in pairs]
+                where.append((T, ways, choices, sites, at, pairs))
+            values, primes = _square_minors(entries, len(rows), len(cols), terms, skew, ask)
+            bits = _hadamard_bits(_row_norms(entries, len(rows)))
+            info["primes"] += primes
+            info["terms"] += len(terms)
+            info["order"] = max(info["order"], len(rows))
+            for T, ways, choices, sites, at, pairs in where:
+                whole = _matchings(values[at], not skew)
+                if whole == 0:
+                    pending.append((T, ways, choices))
+                    continue
+                pair = {ij: _matchings(values[at + 1 + t], not skew) for t, ij in enumerate(pairs)}
+                w = [1 if v < 0 else charges[v][0] for v in sites]
+                n, primes = _kuo(whole, pair, w, bits + len(w) + sum(math.log2(x) for x in w) + 1, ask)
+                info["primes"] += primes
+                info["flipped"] = max(info["flipped"], len(flip))
+                add(ways, n)
+        if not pending:
+            break
+    whole_sets += pending
+    if whole_sets:
+        # each set of the other sites whole (_site_sets), from the matrix without flips
+        rows, cols, ri, ci, entries = _matrix(order, colour, orient, edges)
+        for T, ways, _ in whole_sets:
+            rest = [v for v in part.comp if v not in T]
+            free = {v: charges[v][0] for v in part.boundary if v not in T}
+            sets = []
+            for S, w in _site_sets(rest, free, colour):
+                sets.append((S, w))
+                if len(sets) > MAX_SITE_TERMS:
+                    raise BackendError(f"kasteleyn: no choice of flipped sites starts the pair formula for a set "
+                                       f"of {len(T)} monomino cells, and its other sites make more than "
+                                       f"{MAX_SITE_TERMS:,} sets")
+            if not sets:
+                continue
+            crossed = _crossed(T, part.lines)
+            terms = [_term(T | S, crossed, ri, ci, skew) for S, _ in sets]
+            got, primes = _square_minors(entries, len(rows), len(cols), terms, skew, ask)
+            info["primes"] += primes
+            info["terms"] += len(terms)
+            add(ways, sum(w * _matchings(x, not skew) for (_, w), x in zip(sets, got)))
+    return total, info
+
+
+def _square_minors(entries, n_rows: int, n_cols: int, terms, skew: bool, ask) -> tuple[list[int], int]:
+    """_minors for terms that leave out any number of rows and columns:
+    those alike taken together, a minor that is not square 0."""
+    values = [0] * len(terms)
+    classes: dict[tuple[int, int], list[int]] = {}
+    for t, (gone_r, gone_c, _) in enumerate(terms):
+        if n_rows - len(gone_r) == n_cols - len(gone_c):
+            classes.setdefault((len(gone_r), len(gone_c)), []).append(t)
+    bits = _hadamard_bits(_row_norms(entries, n_rows))
+    used = 0
+    for ts in classes.values():
+        got, primes, _ = _minors(entries, n_rows, n_cols, [terms[t] for t in ts], skew, bits, ask)
+        used += primes
+        for t, x in zip(ts, got):
+            values[t] = x
+    return values, used
 
 
 def _crt_values(residues_of, n_terms: int, bits: float, ask) -> tuple[list[int], int]:
@@ -1478,27 +1685,77 @@ def _pair_formula(part: _Part, flip: frozenset, order, orient, edges, ask) -> tu
     whole = _matchings(values[0], colour is not None)
     if whole == 0:
         return None
-    n = k + k % 2
-    w = [weight[v] for v in sites] + [0] * (n - k)
-    q: list[tuple[int, int, int]] = []
-    x = dict(zip(pairs, values[1:]))
-    for i in range(n):
-        for j in range(i + 1, n):
-            pair = _matchings(x[(i, j)], colour is not None) * w[i] * w[j] if j < k else 0
-            val = pair + whole * (-1) ** (i + j + 1)
-            if val:
-                q.append((i, j, val))
-                q.append((j, i, -val))
-    det, more = exact_det(q, n, ask)
-    pf = math.isqrt(det) if det >= 0 else -1
-    if pf * pf != det:
-        raise BackendError(f"kasteleyn: the sites' Pfaffian {det} is not a square (a fault in the pair formula)")
-    total, rest = divmod(pf, whole ** (n // 2 - 1))
-    if rest:
-        raise BackendError("kasteleyn: the sites' Pfaffian is not a multiple of M(G)^(k/2-1) (a fault in the "
-                           "pair formula)")
+    pair = {ij: _matchings(x, colour is not None) for ij, x in zip(pairs, values[1:])}
+    w = [weight[v] for v in sites]
+    bound = _hadamard_bits(_row_norms(entries, len(rows))) + k + sum(math.log2(x) for x in w) + 1
+    total, more = _kuo(whole, pair, w, bound, ask)
     return total, {"bipartite": colour is not None, "terms": len(terms) + 1, "order": len(rows),
                    "primes": primes + more, "flipped": len(flip)}
+
+
+def _kuo(whole: int, pair: dict[tuple[int, int], int], w: list[int], bits: float, ask) -> tuple[int, int]:
+    """The sum over the even sets S of sites s_0..s_k-1 (in order round a
+    face) of their weights' product times M(G - S), from ``whole`` = M(G)
+    (not 0) and ``pair`` = {(i, j): M(G - s_i - s_j)} (i < j; 0 when left
+    out): M(G) Pf(X + Y), see _pair_formula, below 2**bits; and how many
+    primes it took.
+
+    Pf(X + Y) is taken modulo primes (X's entries M(G - s_i - s_j) w_i w_j
+    times M(G)'s inverse) and joined by the Chinese remainder theorem, up
+    to 31 bits more than ``bits`` need: a sum that is not below 2**bits
+    then (M(G) Pf(X + Y) not an integer, or not the sum) is a fault here,
+    raised.  (Whole, its determinant had to be taken modulo hundreds of
+    primes: each entry of M(G) X + M(G) Y is as big as M(G) squared.)"""
+    import numpy as np
+
+    k = len(w)
+    n = k + k % 2
+    w = w + [0] * (n - k)
+    upper = [(i, j, pair.get((i, j), 0) * w[i] * w[j]) for i in range(n) for j in range(i + 1, n)]
+
+    def residues_of(p: int):
+        if whole % p == 0:
+            return None
+        inv = pow(whole, -1, p)
+        A = np.zeros((n, n), dtype=np.int64)
+        for i, j, x in upper:
+            A[i, j] = (x % p * inv + (1 if (i + j) % 2 else p - 1)) % p
+            A[j, i] = (p - A[i, j]) % p
+        return [_pf_mod(A, p, np) * (whole % p) % p]
+
+    (total,), primes = _crt_values(residues_of, 1, bits + PRIME_BITS, ask)
+    total = abs(total)
+    if total.bit_length() > bits:
+        raise BackendError("kasteleyn: the sites' Pfaffian times M(G) is not an integer below Hadamard's bound "
+                           "(a fault in the pair formula)")
+    return total, primes
+
+
+def _pf_mod(A, p: int, np) -> int:
+    """The Pfaffian of a skew-symmetric matrix of residues modulo p (n
+    even): with A = [[0, a, b], [-a, 0, c], [-b^T, -c^T, D]],
+    Pf A = a Pf(D + (c^T b - b^T c) / a), pivoting a row's first nonzero
+    entry into place (a swap of two rows and their columns negates it)."""
+    A = A % p
+    n = A.shape[0]
+    pf = 1
+    for k in range(0, n, 2):
+        nz = np.flatnonzero(A[k, k + 1:])
+        if nz.size == 0:
+            return 0
+        j = k + 1 + int(nz[0])
+        if j != k + 1:
+            A[[k + 1, j]] = A[[j, k + 1]]
+            A[:, [k + 1, j]] = A[:, [j, k + 1]]
+            pf = -pf
+        a = int(A[k, k + 1])
+        pf = pf * a % p
+        if k + 2 < n:
+            inv = pow(a, p - 2, p)
+            b = A[k, k + 2:] * inv % p
+            c = A[k + 1, k + 2:]
+            A[k + 2:, k + 2:] = (A[k + 2:, k + 2:] + np.outer(c, b) % p - np.outer(b, c) % p) % p
+    return pf % p
 
 
 def _minor_sums(entries: list[tuple[int, int, int]], n_rows: int, n_cols: int, site_rows: set[int],
@@ -1728,11 +1985,17 @@ class KasteleynBackend(Backend):
                                 for q in plan.monomer_parts[at + 1:])
                     least, most = max(0, k - max(poly) - later), k - min(poly)
                     ways: dict[int, int] = {}
-                    for j, n in sorted(_charged_terms(part, most).items()):
-                        got, info = _defect_sum(part, j, plan.adj, plan.edges, ask, least=least, most=most)
+                    if part.boundary is not None:
+                        sums = [_charged_pair_sum(part, plan.adj, plan.edges, ask, least, most)]
+                    else:
+                        sums = (_defect_sum(part, j, plan.adj, plan.edges, ask, least=least, most=most)
+                                for j in sorted(_charged_terms(part, most)))
+                    for got, info in sums:
                         stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
                         stats["primes"] = stats.get("primes", 0) + info["primes"]
                         stats["minors"] = stats.get("minors", 0) + info["terms"]
+                        if info.get("flipped"):
+                            stats["flipped_sites"] = stats.get("flipped_sites", 0) + info["flipped"]
                         for m, c in got.items():
                             ways[m] = ways.get(m, 0) + c
                     poly = _times(poly, ways, k)

@@ -444,6 +444,77 @@ def test_monominoes_under_each_symmetry_agree_with_enumeration(kb):
     assert (out.count, out.complete, out.backend) == (220_091_360, True, "kasteleyn")
 
 
+def _mirrored_board(rng) -> tuple[str, int]:
+    """A random rectangle of dominoes with k monominoes and holes that a
+    mirror (across the rows or the columns) keeps: (its file, k)."""
+    while True:
+        r, c = rng.randint(4, 8), rng.randint(4, 8)
+        holes = {(i, j) for i in range(1, r + 1) for j in range(1, c + 1) if rng.random() < 0.1}
+        holes |= {(r + 1 - i, j) for i, j in holes} if rng.random() < 0.5 else {(i, c + 1 - j) for i, j in holes}
+        cells = r * c - len(holes)
+        k = rng.choice([1, 2, 3, 4])
+        k += (cells - k) % 2
+        if cells - k >= 4:
+            break
+    spec = f"holes = [{', '.join(f'[{i}, {j}]' for i, j in sorted(holes))}]\n" if holes else ""
+    return (f'[board]\nsize = [{r}, {c}]\n{spec}[[pieces]]\nset = "dominoes"\ncount = {(cells - k) // 2}\n'
+            f'[[pieces]]\ncells = [[1, 1]]\nname = "M"\ncount = {k}\n'), k
+
+
+def test_monominoes_and_a_mirrors_swapped_dominoes_by_the_pair_formula(kb, monkeypatch):
+    # a mirror's axis: the dominoes it swaps cover their vertices with no
+    # monomino, 2^k sets of them; for each set T that monominoes cover,
+    # the sum over the others is the pair formula's on the graph without T
+    # (T's defect lines flipped), C(k, 2) + 1 minors
+    from puzzlesat.backends import kasteleyn as K
+
+    rng = random.Random(21)
+    exact = get_backend("exact")
+    by_pairs = 0
+    boards = [_mirrored_board(rng)[0] for _ in range(150)]
+    # (monominoes on the axis: the sites left to flip are not the whole boundary's)
+    boards.append('[board]\nsize = [7, 8]\nholes = [[2, 4], [2, 5], [4, 2], [4, 7], [6, 2], [6, 4], [6, 5], '
+                  '[6, 7]]\n[[pieces]]\nset = "dominoes"\ncount = 22\n[[pieces]]\ncells = [[1, 1]]\n'
+                  'name = "M"\ncount = 4\n')
+    # the hex lattice (not bipartite): rows of six and five cells, a mirror
+    # between the sixes' middle two, the fives' middle cells on it
+    rows = "\n".join("o o o o o o" if i % 2 == 0 else " o o o o o" for i in range(9))
+    boards.append(f'lattice = "hex"\n[board]\nart = """\n{rows}\n"""\n[[pieces]]\nset = "dihexes"\n'
+                  f'count = 22\n[[pieces]]\ncells = [[1, 1]]\nname = "M"\ncount = 6\n')
+    hex_by_pairs = 0
+    for text in boards:
+        p = load_toml(text, "board.toml").compile()
+        for g in p.symmetries:
+            if all(a == b for a, b in g.items()):
+                continue
+            q = p.with_constraints(equalities(g))
+            assert kb.supports(q) is None, text
+            plan = K._Plan(q)
+            if not any(part.boundary is not None for part in plan.monomer_parts):
+                continue
+            got, want = kb.search(q), exact.search(q)
+            assert (got.count, got.complete) == (want.count, True), (text, g)
+            by_pairs += want.count > 0
+            hex_by_pairs += "hex" in text and want.count > 0
+    assert by_pairs >= 15 and hex_by_pairs == 1, (by_pairs, hex_by_pairs)
+    # 12 x 12 with two: each mirror's run equals its sum over every set
+    # (2,048 sets of the axis's sites with each of 72 monomino classes)
+    board = load_toml('[board]\nsize = [12, 12]\n[[pieces]]\nset = "dominoes"\ncount = 71\n[[pieces]]\n'
+                      'cells = [[1, 1]]\nname = "M"\ncount = 2\n', "b.toml").compile()
+    mirrors = 0
+    for g in board.symmetries:
+        q = board.with_constraints(equalities(g))
+        if not any(part.boundary is not None for part in K._Plan(q).monomer_parts):
+            continue
+        fast = get_backend("kasteleyn").search(q)
+        monkeypatch.setattr(K, "CHARGED_PAIRS_FROM", 10 ** 6)
+        slow = get_backend("kasteleyn").search(q)
+        monkeypatch.undo()
+        assert fast.count == slow.count > 10 ** 9 and fast.stats["minors"] < slow.stats["minors"] / 10
+        mirrors += 1
+    assert mirrors == 2
+
+
 def test_the_pair_formula_equals_the_sum_over_site_sets():
     # random sites (with multiplicities) on a random face: the sum from the
     # pairs' minors and one Pfaffian against the sum of one minor per set of
