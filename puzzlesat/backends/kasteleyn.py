@@ -112,6 +112,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import itertools
 import math
 import weakref
 
@@ -598,32 +599,48 @@ def _charged_sets(part: _Part, j: int, least: int, most: int):
     """Each set S of j of a part's sites that _charged_terms counts and
     that may take from ``least`` to ``most`` monominoes, with its ways
     {monominoes: multiplicity} (the product of its sites' within that
-    range)."""
+    range).  Drawn by colour (as many of each as even the graph) and by
+    whether a site may take no monomino (the others, at most ``most``)."""
     import itertools
 
-    colour = part.colour
-    need = sum(1 if colour[v] == 0 else -1 for v in part.comp) if colour is not None else None
-    if need is None and (len(part.comp) - j) % 2:
-        return
-    charges = part.charges
-    free = sorted(v for v in part.sites if 0 in charges[v])  # (may take none)
-    paid = sorted(v for v in part.sites if 0 not in charges[v])
-    for i in range(min(j, most, len(paid)) + 1):
-        if j - i > len(free):
+    colour, charges = part.colour, part.charges
+    if colour is None:
+        if (len(part.comp) - j) % 2:
+            return
+        shades, blacks = [0], [j]  # (one class, all of it)
+    else:
+        excess = sum(1 if colour[v] == 0 else -1 for v in part.comp)
+        if (j + excess) % 2 or not 0 <= (j + excess) // 2 <= j:
+            return
+        shades, blacks = [0, 1], [(j + excess) // 2, j - (j + excess) // 2]
+    shade = (lambda v: 0) if colour is None else colour.__getitem__
+    free = [[v for v in sorted(part.sites) if 0 in charges[v] and shade(v) == c] for c in shades]
+    paid = [[v for v in sorted(part.sites) if 0 not in charges[v] and shade(v) == c] for c in shades]
+    cheapest = {v: min(charges[v]) for v in part.sites}
+    single = all(len(ways) == 1 for ways in charges.values())
+    for split in itertools.product(*(range(n + 1) for n in blacks)):
+        # (split: how many paid sites of each class; the rest of the class free)
+        if sum(split) > most or any(n - p > len(f) or p > len(q)
+                                    for n, p, f, q in zip(blacks, split, free, paid)):
             continue
-        for some in itertools.combinations(paid, i):
-            if sum(min(charges[v]) for v in some) > most:
+        for some in itertools.product(*(itertools.combinations(q, p) for q, p in zip(paid, split))):
+            some = sum(some, ())
+            if sum(cheapest[v] for v in some) > most:
                 continue
-            for rest in itertools.combinations(free, j - i):
-                s = some + rest
-                if need is not None and sum(1 if colour[v] == 0 else -1 for v in s) != need:
+            for rest in itertools.product(*(itertools.combinations(f, n - p)
+                                            for f, n, p in zip(free, blacks, split))):
+                chosen = some + sum(rest, ())
+                if single:
+                    m = sum(cheapest[v] for v in chosen)
+                    if least <= m <= most:
+                        yield frozenset(chosen), {m: math.prod(charges[v][cheapest[v]] for v in chosen)}
                     continue
                 ways = {0: 1}
-                for v in s:
+                for v in chosen:
                     ways = _times(ways, charges[v], most)
                 ways = {m: w for m, w in ways.items() if m >= least}
                 if ways:
-                    yield frozenset(s), ways
+                    yield frozenset(chosen), ways
 
 
 def _times(a: dict[int, int], b: dict[int, int], most: int) -> dict[int, int]:
@@ -1188,11 +1205,12 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer)
     lines = part.lines if j else {}
     rows, cols, ri, ci, entries = _matrix(sorted(comp), colour, orient, edges)
+    cells = _cells(ri, ci, colour is None, orient)
     terms = []
     for t, (gone, _) in enumerate(sets):
         if t % 1024 == 1023:
             ask()
-        terms.append(_term(gone, _crossed(gone, lines), ri, ci, colour is None))
+        terms.append(_term(gone, _crossed(gone, lines), ri, ci, cells))
     bits = _hadamard_bits(_row_norms(entries, len(rows)))
     info["order"] = len(rows) - len(terms[0][0])
     values, info["primes"], info["route"] = _minors(entries, len(rows), len(cols), terms, colour is None, bits,
@@ -1234,19 +1252,24 @@ def _crossed(gone, lines: dict[int, frozenset]) -> set:
     return crossed
 
 
-def _term(gone, crossed, ri: dict, ci: dict, skew: bool) -> tuple[list[int], list[int], list[tuple[int, int]]]:
-    """A minor as the routes take it (_minors): the rows and columns the
-    vertices ``gone`` leave out, and the matrix's cells the ``crossed``
-    edges (not on a vertex gone) put there, to negate."""
-    cells = []
-    for a, b in crossed:
-        if a in gone or b in gone:
-            continue
+def _cells(ri: dict, ci: dict, skew: bool, edges) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """For each edge (a, b), a < b, the matrix's cells it puts an entry in
+    (two when skew, else the one in its row of colour 0)."""
+    out = {}
+    for a, b in edges:
         if skew:
-            cells += [(ri[a], ci[b]), (ri[b], ci[a])]
+            out[(a, b)] = [(ri[a], ci[b]), (ri[b], ci[a])]
         else:
-            cells.append((ri[a], ci[b]) if a in ri else (ri[b], ci[a]))
-    return [ri[v] for v in gone if v in ri], [ci[v] for v in gone if v in ci], cells
+            out[(a, b)] = [(ri[a], ci[b]) if a in ri else (ri[b], ci[a])]
+    return out
+
+
+def _term(gone, crossed, ri: dict, ci: dict, cells: dict) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """A minor as the routes take it (_minors): the rows and columns the
+    vertices ``gone`` leave out, and the matrix's ``cells`` of the
+    ``crossed`` edges (not on a vertex gone), to negate."""
+    return ([ri[v] for v in gone if v in ri], [ci[v] for v in gone if v in ci],
+            [c for e in crossed if e[0] not in gone and e[1] not in gone for c in cells[e]])
 
 
 def _paid_sets(part: _Part, least: int, most: int):
@@ -1316,16 +1339,17 @@ def _charged_pair_sum(part: _Part, adj: list[list[int]], edges: dict[tuple[int, 
             ask()
             rows, cols, ri, ci, entries = _matrix(order, colour, orient, edges,
                                                   {v: charges[v][0] for v in flip})
+            cells = _cells(ri, ci, skew, orient)
             terms: list = []
             where = []
             for T, ways, choices in group:
                 sites = [~v if v in flip else v for v in part.boundary if v not in T]
                 crossed = _crossed(T, part.lines)
                 at = len(terms)
-                terms.append(_term(T, crossed, ri, ci, skew))
+                terms.append(_term(T, crossed, ri, ci, cells))
                 pairs = [(i, j) for i in range(len(sites)) for j in range(i + 1, len(sites))
                          if skew or shade(sites[i]) != shade(sites[j])]
-                terms += [_term(T | {sites[i], sites[j]}, crossed, ri, ci, skew) for i, j in pairs]
+                terms += [_term(T | {sites[i], sites[j]}, crossed, ri, ci, cells) for i, j in pairs]
                 where.append((T, ways, choices, sites, at, pairs))
             values, primes = _square_minors(entries, len(rows), len(cols), terms, skew, ask)
             bits = _hadamard_bits(_row_norms(entries, len(rows)))
@@ -1349,6 +1373,7 @@ def _charged_pair_sum(part: _Part, adj: list[list[int]], edges: dict[tuple[int, 
     if whole_sets:
         # each set of the other sites whole (_site_sets), from the matrix without flips
         rows, cols, ri, ci, entries = _matrix(order, colour, orient, edges)
+        cells = _cells(ri, ci, skew, orient)
         for T, ways, _ in whole_sets:
             rest = [v for v in part.comp if v not in T]
             free = {v: charges[v][0] for v in part.boundary if v not in T}
@@ -1362,7 +1387,7 @@ def _charged_pair_sum(part: _Part, adj: list[list[int]], edges: dict[tuple[int, 
             if not sets:
                 continue
             crossed = _crossed(T, part.lines)
-            terms = [_term(T | S, crossed, ri, ci, skew) for S, _ in sets]
+            terms = [_term(T | S, crossed, ri, ci, cells) for S, _ in sets]
             got, primes = _square_minors(entries, len(rows), len(cols), terms, skew, ask)
             info["primes"] += primes
             info["terms"] += len(terms)
@@ -1988,8 +2013,11 @@ class KasteleynBackend(Backend):
                     if part.boundary is not None:
                         sums = [_charged_pair_sum(part, plan.adj, plan.edges, ask, least, most)]
                     else:
+                        # (j sites that cannot take ``least`` monominoes are skipped)
+                        top = [0] + list(itertools.accumulate(sorted((max(w) for w in part.charges.values()),
+                                                                     reverse=True)))
                         sums = (_defect_sum(part, j, plan.adj, plan.edges, ask, least=least, most=most)
-                                for j in sorted(_charged_terms(part, most)))
+                                for j in sorted(_charged_terms(part, most)) if top[j] >= least)
                     for got, info in sums:
                         stats["largest_order"] = max(stats.get("largest_order", 0), info.get("order", 0))
                         stats["primes"] = stats.get("primes", 0) + info["primes"]
