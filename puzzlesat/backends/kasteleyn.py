@@ -149,6 +149,9 @@ MAX_DEFECT_WORK = 1.5e10
 CHARGED_PAIRS_FROM = 5
 #: how many terms _minors_by_border tries as its base, modulo a prime
 BORDER_BASES = 8
+#: how many sets of monomino cells _defect_sum takes at once (their terms
+#: held together: 1.5 million of them (10x10 with four) took 2.3 GB)
+DEFECT_CHUNK = 100_000
 #: how many entries a stack of determinants (_defect_sum) holds at once
 DEFECT_STACK = 10_000_000
 #: how many plans (embedded graphs) an engine keeps by their problem's
@@ -1198,29 +1201,35 @@ def _defect_sum(part: _Part, j: int, adj: list[list[int]], edges: dict[tuple[int
     False forces whole minors)."""
     comp, colour = part.comp, part.colour
     adj = part.adj or adj
-    sets = list(_charged_sets(part, j, least, j if most is None else most))
-    info: dict = {"bipartite": colour is not None, "terms": len(sets), "primes": 0}
+    draw = _charged_sets(part, j, least, j if most is None else most)
+    sets = list(itertools.islice(draw, DEFECT_CHUNK))
+    info: dict = {"bipartite": colour is not None, "terms": 0, "primes": 0}
+    total: dict[int, int] = {}
     if not sets:
-        return {}, info
+        return total, info
     orient = pfaffian_orientation(comp, adj, part.emb, part.outer)
     lines = part.lines if j else {}
     rows, cols, ri, ci, entries = _matrix(sorted(comp), colour, orient, edges)
     cells = _cells(ri, ci, colour is None, orient)
-    terms = []
-    for t, (gone, _) in enumerate(sets):
-        if t % 1024 == 1023:
-            ask()
-        terms.append(_term(gone, _crossed(gone, lines), ri, ci, cells))
     bits = _hadamard_bits(_row_norms(entries, len(rows)))
-    info["order"] = len(rows) - len(terms[0][0])
-    values, info["primes"], info["route"] = _minors(entries, len(rows), len(cols), terms, colour is None, bits,
-                                                    ask, by_inverse)
-    total: dict[int, int] = {}
-    for (_, ways), det in zip(sets, values):
-        if det:
-            n = _matchings(det, colour is not None, "the defect lines")
-            for m, w in ways.items():
-                total[m] = total.get(m, 0) + w * n
+    while sets:
+        # (a chunk at a time: a million sets' terms held at once took gigabytes)
+        terms = []
+        for t, (gone, _) in enumerate(sets):
+            if t % 1024 == 1023:
+                ask()
+            terms.append(_term(gone, _crossed(gone, lines), ri, ci, cells))
+        info["order"] = len(rows) - len(terms[0][0])
+        values, primes, info["route"] = _minors(entries, len(rows), len(cols), terms, colour is None, bits,
+                                                ask, by_inverse)
+        info["primes"] += primes
+        info["terms"] += len(sets)
+        for (_, ways), det in zip(sets, values):
+            if det:
+                n = _matchings(det, colour is not None, "the defect lines")
+                for m, w in ways.items():
+                    total[m] = total.get(m, 0) + w * n
+        sets = list(itertools.islice(draw, DEFECT_CHUNK))
     return total, info
 
 

@@ -352,7 +352,7 @@ def test_dominoes_and_one_monomino_agree_with_enumeration(kb):
         assert (out.count, out.complete, out.backend) == (want, True, "kasteleyn")
 
 
-def test_dominoes_and_several_monominoes_agree_with_enumeration(kb):
+def test_dominoes_and_several_monominoes_agree_with_enumeration(kb, monkeypatch):
     # k monominoes (one piece, count k): each set of k cells is a
     # determinant of the board without them, the signs along a line in the
     # dual from each cell to the free face flipped (defect lines); boards
@@ -394,6 +394,13 @@ def test_dominoes_and_several_monominoes_agree_with_enumeration(kb):
                       'cells = [[1, 1]]\nname = "M"\ncount = 2\n', "b.toml")
     out = jobs.count(board)
     assert (out.count, out.complete, out.backend) == (1_760_337_760, True, "kasteleyn")
+    # taken a chunk of sets at a time (DEFECT_CHUNK), the same count
+    plan = K._Plan(board.compile())
+    part = plan.monomer_parts[0]
+    whole = K._defect_sum(part, 2, plan.adj, plan.edges)
+    monkeypatch.setattr(K, "DEFECT_CHUNK", 7)
+    chunked = K._defect_sum(part, 2, plan.adj, plan.edges)
+    assert chunked[0] == whole[0] == {2: 1_760_337_760} and chunked[1]["terms"] == whole[1]["terms"] > 7 * 100
     # what it does not take: too much work
     big = load_toml('[board]\nsize = [32, 32]\n[[pieces]]\nset = "dominoes"\ncount = 511\n[[pieces]]\n'
                     'cells = [[1, 1]]\nname = "M"\ncount = 2\n', "b.toml").compile()
