@@ -1352,6 +1352,8 @@ def _charged_pair_sum(part: _Part, adj: list[list[int]], edges: dict[tuple[int, 
             terms: list = []
             where = []
             for T, ways, choices in group:
+                if len(where) % 64 == 63:
+                    ask()
                 sites = [~v if v in flip else v for v in part.boundary if v not in T]
                 crossed = _crossed(T, part.lines)
                 at = len(terms)
