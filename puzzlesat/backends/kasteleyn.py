@@ -1698,8 +1698,8 @@ def _pair_formula(part: _Part, flip: frozenset, order, orient, edges, ask) -> tu
     with X[i][j] = M(G - s_i - s_j) w_i w_j / M(G) (w: the multiplicities),
     the sum over S is M(G) times the sum of X's principal sub-Pfaffians, which
     is Pf(X + Y) for Y[i][j] = (-1)^(i+j+1) (an odd k gets one more row, of
-    zeros, in X).  Here it is taken as Pf(M(G) X + M(G) Y) / M(G)^(k/2 - 1):
-    integers throughout, the division checked exact.  The k(k-1)/2 + 1
+    zeros, in X).  M(G) Pf(X + Y) is taken modulo primes (_kuo), the
+    result checked to be an integer below its bound.  The k(k-1)/2 + 1
     minors come from _minor_sums, instead of one per set S (C(k, k/2) of
     them for a mirror's axis).  A face whose walk passes a vertex twice (a
     flipped site's pendant, a cut vertex) is no harm: the identity was
