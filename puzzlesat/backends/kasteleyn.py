@@ -513,7 +513,7 @@ class _Plan:
 
 def _site_face(G, comp: list[int], adj: list[list[int]], sites, nx):
     """An embedding of a connected planar component (networkx graph ``G``,
-    changed here) where one face holds every site, that face (its index in
+    left as it was) where one face holds every site, that face (its index in
     _faces' order), and the sites in their order round it when its walk
     passes each once (else None); None when no face holds them all.
 
@@ -638,12 +638,18 @@ def _charged_sets(part: _Part, j: int, least: int, most: int):
                     if least <= m <= most:
                         yield frozenset(chosen), {m: math.prod(charges[v][cheapest[v]] for v in chosen)}
                     continue
-                ways = {0: 1}
-                for v in chosen:
-                    ways = _times(ways, charges[v], most)
-                ways = {m: w for m, w in ways.items() if m >= least}
+                ways = _ways(chosen, charges, least, most)
                 if ways:
                     yield frozenset(chosen), ways
+
+
+def _ways(chosen, charges: dict[int, dict[int, int]], least: int, most: int) -> dict[int, int]:
+    """A set of sites' ways {monominoes: multiplicity} (the product of its
+    sites' ``charges``), from ``least`` to ``most`` monominoes."""
+    ways = {0: 1}
+    for v in chosen:
+        ways = _times(ways, charges[v], most)
+    return {m: w for m, w in ways.items() if m >= least}
 
 
 def _times(a: dict[int, int], b: dict[int, int], most: int) -> dict[int, int]:
@@ -1294,10 +1300,7 @@ def _paid_sets(part: _Part, least: int, most: int):
         for some in itertools.combinations([v for v in paid if cheapest[v] <= most], j):
             if sum(cheapest[v] for v in some) > most:
                 continue
-            ways = {0: 1}
-            for v in some:
-                ways = _times(ways, paid[v], most)
-            ways = {m: w for m, w in ways.items() if m >= least}
+            ways = _ways(some, paid, least, most)
             if ways:
                 yield frozenset(some), ways
 
@@ -1362,8 +1365,8 @@ def _charged_pair_sum(part: _Part, adj: list[list[int]], edges: dict[tuple[int, 
                          if skew or shade(sites[i]) != shade(sites[j])]
                 terms += [_term(T | {sites[i], sites[j]}, crossed, ri, ci, cells) for i, j in pairs]
                 where.append((T, ways, choices, sites, at, pairs))
-            values, primes = _square_minors(entries, len(rows), len(cols), terms, skew, ask)
             bits = _hadamard_bits(_row_norms(entries, len(rows)))
+            values, primes = _square_minors(entries, len(rows), len(cols), terms, skew, bits, ask)
             info["primes"] += primes
             info["terms"] += len(terms)
             info["order"] = max(info["order"], len(rows))
@@ -1373,8 +1376,7 @@ def _charged_pair_sum(part: _Part, adj: list[list[int]], edges: dict[tuple[int, 
                     pending.append((T, ways, choices))
                     continue
                 pair = {ij: _matchings(values[at + 1 + t], not skew) for t, ij in enumerate(pairs)}
-                w = [1 if v < 0 else charges[v][0] for v in sites]
-                n, primes = _kuo(whole, pair, w, bits + len(w) + sum(math.log2(x) for x in w) + 1, ask)
+                n, primes = _kuo(whole, pair, [1 if v < 0 else charges[v][0] for v in sites], bits, ask)
                 info["primes"] += primes
                 info["flipped"] = max(info["flipped"], len(flip))
                 add(ways, n)
@@ -1385,6 +1387,7 @@ def _charged_pair_sum(part: _Part, adj: list[list[int]], edges: dict[tuple[int, 
         # each set of the other sites whole (_site_sets), from the matrix without flips
         rows, cols, ri, ci, entries = _matrix(order, colour, orient, edges)
         cells = _cells(ri, ci, skew, orient)
+        bits = _hadamard_bits(_row_norms(entries, len(rows)))
         for T, ways, _ in whole_sets:
             rest = [v for v in part.comp if v not in T]
             free = {v: charges[v][0] for v in part.boundary if v not in T}
@@ -1399,14 +1402,15 @@ def _charged_pair_sum(part: _Part, adj: list[list[int]], edges: dict[tuple[int, 
                 continue
             crossed = _crossed(T, part.lines)
             terms = [_term(T | S, crossed, ri, ci, cells) for S, _ in sets]
-            got, primes = _square_minors(entries, len(rows), len(cols), terms, skew, ask)
+            got, primes = _square_minors(entries, len(rows), len(cols), terms, skew, bits, ask)
             info["primes"] += primes
             info["terms"] += len(terms)
             add(ways, sum(w * _matchings(x, not skew) for (_, w), x in zip(sets, got)))
     return total, info
 
 
-def _square_minors(entries, n_rows: int, n_cols: int, terms, skew: bool, ask) -> tuple[list[int], int]:
+def _square_minors(entries, n_rows: int, n_cols: int, terms, skew: bool, bits: float,
+                   ask) -> tuple[list[int], int]:
     """_minors for terms that leave out any number of rows and columns:
     those alike taken together, a minor that is not square 0."""
     values = [0] * len(terms)
@@ -1414,7 +1418,6 @@ def _square_minors(entries, n_rows: int, n_cols: int, terms, skew: bool, ask) ->
     for t, (gone_r, gone_c, _) in enumerate(terms):
         if n_rows - len(gone_r) == n_cols - len(gone_c):
             classes.setdefault((len(gone_r), len(gone_c)), []).append(t)
-    bits = _hadamard_bits(_row_norms(entries, n_rows))
     used = 0
     for ts in classes.values():
         got, primes, _ = _minors(entries, n_rows, n_cols, [terms[t] for t in ts], skew, bits, ask)
@@ -1722,19 +1725,20 @@ def _pair_formula(part: _Part, flip: frozenset, order, orient, edges, ask) -> tu
     if whole == 0:
         return None
     pair = {ij: _matchings(x, colour is not None) for ij, x in zip(pairs, values[1:])}
-    w = [weight[v] for v in sites]
-    bound = _hadamard_bits(_row_norms(entries, len(rows))) + k + sum(math.log2(x) for x in w) + 1
-    total, more = _kuo(whole, pair, w, bound, ask)
+    total, more = _kuo(whole, pair, [weight[v] for v in sites], _hadamard_bits(_row_norms(entries, len(rows))), ask)
     return total, {"bipartite": colour is not None, "terms": len(terms) + 1, "order": len(rows),
                    "primes": primes + more, "flipped": len(flip)}
 
 
-def _kuo(whole: int, pair: dict[tuple[int, int], int], w: list[int], bits: float, ask) -> tuple[int, int]:
+def _kuo(whole: int, pair: dict[tuple[int, int], int], w: list[int], matrix_bits: float,
+         ask) -> tuple[int, int]:
     """The sum over the even sets S of sites s_0..s_k-1 (in order round a
     face) of their weights' product times M(G - S), from ``whole`` = M(G)
     (not 0) and ``pair`` = {(i, j): M(G - s_i - s_j)} (i < j; 0 when left
-    out): M(G) Pf(X + Y), see _pair_formula, below 2**bits; and how many
-    primes it took.
+    out): M(G) Pf(X + Y), see _pair_formula; and how many primes it took.
+    Each M(G - S) is below 2**matrix_bits (Hadamard's bound on G's
+    matrix), so the sum is below 2**bits, bits = matrix_bits + k + the
+    weights' bits + 1.
 
     Pf(X + Y) is taken modulo primes (X's entries M(G - s_i - s_j) w_i w_j
     times M(G)'s inverse) and joined by the Chinese remainder theorem, up
@@ -1745,6 +1749,7 @@ def _kuo(whole: int, pair: dict[tuple[int, int], int], w: list[int], bits: float
     import numpy as np
 
     k = len(w)
+    bits = matrix_bits + k + sum(math.log2(x) for x in w) + 1
     n = k + k % 2
     w = w + [0] * (n - k)
     upper = [(i, j, pair.get((i, j), 0) * w[i] * w[j]) for i in range(n) for j in range(i + 1, n)]
