@@ -174,8 +174,12 @@ def test_on_dominoes_the_determinant_refutes_a_count_that_lists(soon):
     assert (out.count, out.complete, out.stopped_by, out.backend) == (3, False, "limit", "slow-exact")
 
 
-def test_a_count_that_finds_solutions_at_once_starts_no_refuter(soon, monkeypatch):
+def test_a_count_that_finds_solutions_at_once_starts_no_refuter(monkeypatch):
+    # (the first of 6x10's solutions comes at ~0.06 s, the 2,000th at ~1.1 s:
+    # the refuter's time comes in between, with solutions found; with the
+    # 0.05 s of ``soon`` the first solution raced it, and lost under load)
+    monkeypatch.setattr(jobs, "REFUTE_AFTER", 0.5)
     spy = _Refuter(SearchResult(1, False, "fake-refuter", 0.0, [], "limit"), wait=False)
     monkeypatch.setattr(jobs, "_refuter_for", lambda *a: [spy])
-    out = jobs.count(load_puzzle("pentomino-6x10"), limit=50, keep=True, jobs=1)
-    assert (out.count, spy.ran) == (50, False)
+    out = jobs.count(load_puzzle("pentomino-6x10"), limit=2000, keep=True, jobs=1)
+    assert (out.count, spy.ran) == (2000, False)
