@@ -154,7 +154,8 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
     matching problem the estimate finds fewer than ENUMERATE_BELOW solutions
     in is enumerated: the determinant's modules alone take longer to load
     (a problem of ESTIMATE_MATCHINGS_BELOW constraints or more is not
-    estimated first)."""
+    estimated first).  A cover that a quick upper bound already puts below
+    ENUMERATE_BELOW is enumerated without random descents."""
     est = None
     if not listing:
         from .estimate import estimate_solutions
@@ -164,7 +165,7 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
             found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
         estimated = found is None
         if estimated:
-            est = estimate_solutions(problem)  # (None: not an exact cover)
+            est = estimate_solutions(problem, few=ENUMERATE_BELOW)  # (None: not an exact cover)
             few = _reliable(est) and est.solutions < ENUMERATE_BELOW
             if encoding is None and not few:
                 found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
@@ -177,7 +178,7 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
                                "its quotient by each symmetry (the tilings that symmetry fixes) counts the classes "
                                "without listing them")
             if not estimated:
-                est = estimate_solutions(problem)
+                est = estimate_solutions(problem, few=ENUMERATE_BELOW)
     if _reliable(est) and est.solutions >= MODEL_COUNT_FROM:
         be = next(_supporting((MODEL_COUNTER,), problem, encoding), None)
         if be is not None:

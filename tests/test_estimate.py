@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from puzzlesat import jobs
 from puzzlesat.encoders.exactcover import exact_cover
-from puzzlesat.estimate import _Tree, estimate_solutions
+from puzzlesat.estimate import _Tree, estimate_solutions, solution_bound
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling.tomlfile import load as load_toml
 from puzzlesat.problem import Automaton, Problem
@@ -137,3 +138,65 @@ def test_count_enumerates_when_solutions_are_listed_or_few():
     for name in ("pentomino-6x10", "tetromino-pairs-5x8", "no0", "hexagon-tetrahexes-trihexes"):
         backend, why = jobs.choose_count_backend(load_puzzle(name).compile(), listing=False)
         assert (backend.name, why) == ("exact", None), name
+
+
+# ----------------------------------------------------- the bound before descents
+
+def random_cover(rng: random.Random) -> Problem:
+    """Random options over a few items, ExactlyOne per item (the shape the
+    bound counts), sometimes with a piece-like Exactly(k) or an AtMostOne
+    over some options."""
+    p = Problem()
+    n_items, n_opts = rng.randint(1, 7), rng.randint(1, 13)
+    opts = [p.var(o) for o in range(n_opts)]
+    items: list[list[int]] = [[] for _ in range(n_items)]
+    for v in opts:
+        for i in rng.sample(range(n_items), rng.randint(1, min(3, n_items))):
+            items[i].append(v)
+    for vs in items:
+        p.exactly_one(vs)
+    if rng.random() < 0.4:
+        group = rng.sample(opts, rng.randint(1, n_opts))
+        p.exactly(rng.randint(0, min(3, len(group))), group)
+    if rng.random() < 0.3:
+        p.at_most_one(rng.sample(opts, rng.randint(1, n_opts)))
+    return p
+
+
+def test_the_bound_is_never_below_the_count():
+    rng = random.Random(7)
+    tight = 0
+    for _ in range(300):
+        p = random_cover(rng)
+        count = len(brute_force(p))
+        bound = sum(solution_bound(ec) for ec in exact_cover(p))
+        assert bound >= count, p.constraints
+        tight += bound == count > 0
+    assert tight > 50  # not a bound of inf or of every subset
+    # with random equalities, units, multiplicities and secondary items
+    for seed in range(60):
+        p = random_problem(random.Random(seed), random.Random(seed).randint(2, 8))
+        assert sum(solution_bound(ec) for ec in exact_cover(p)) >= len(brute_force(p)), seed
+    assert [solution_bound(ec) for ec in exact_cover(dominoes(2, 8))] == [34]
+    # an option no counted item holds may be taken or not: no finite bound
+    assert solution_bound(exact_cover(choose(2, 4))[0]) == math.inf
+
+
+def test_a_small_cover_is_counted_without_descents(monkeypatch):
+    # tetromino-L-4x4's 10 tilings: 128 descents took 7 of the 10 ms the
+    # default unique count took; the bound (32,000) settles it at once
+    monkeypatch.setattr(_Tree, "descend", lambda self, rng: pytest.fail("a descent was made"))
+    t = load_puzzle("tetromino-L-4x4")
+    e = estimate_solutions(t.compile(), few=jobs.ENUMERATE_BELOW)
+    assert (e.solutions, e.hit_rate, e.descents, e.bounded) == (32_000, 1.0, 0, True)
+    for unique in (False, True):
+        backend, why = jobs.choose_count_backend(t.compile(), listing=False, unique=unique)
+        assert (backend.name, why) == ("exact", None), unique
+    out = jobs.count(t, unique=True)
+    assert (out.count, out.complete, out.backend, out.choice) == (3, True, "exact", None)
+
+
+def test_a_cover_the_bound_does_not_settle_is_estimated():
+    e = estimate_solutions(dominoes(8, 8), few=jobs.ENUMERATE_BELOW, descents=32, budget=10)
+    assert (e.descents, e.bounded) == (32, False)  # its bound is 5.3e10
+    assert e.solutions > jobs.ENUMERATE_BELOW  # 12,988,816

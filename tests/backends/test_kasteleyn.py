@@ -671,7 +671,7 @@ def test_a_large_board_goes_to_the_determinant_without_an_estimate(monkeypatch):
 
     calls = []
     real = E.estimate_solutions
-    monkeypatch.setattr(E, "estimate_solutions", lambda p: calls.append(len(p.constraints)) or real(p))
+    monkeypatch.setattr(E, "estimate_solutions", lambda p, **kw: calls.append(len(p.constraints)) or real(p, **kw))
     board = load_toml('[board]\nsize = [20, 20]\n[[pieces]]\nset = "dominoes"\ncount = 200\n', "b.toml").compile()
     for unique in (False, True):
         assert jobs.choose_count_backend(board, listing=False, unique=unique)[0].name == "kasteleyn"
