@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import sys
 import tempfile
 
@@ -130,7 +131,10 @@ def _write(path: str, chunks) -> None:
     """Write ``chunks`` to ``path`` whole or not at all: into a new file beside
     it, renamed over it at the end, so that a time limit, Ctrl-C or a full
     disk in the middle leaves no truncated model (and an older file there
-    as it was)."""
+    as it was).  A symbolic link is written through (its target gets the
+    new file, the link stays); a device or a FIFO is opened and written as
+    it is (``-o /dev/null``, a pipe to a solver): renaming a file over it
+    would replace it."""
     if path == "-":
         sys.stdout.writelines(chunks)
         sys.stdout.flush()
@@ -139,12 +143,17 @@ def _write(path: str, chunks) -> None:
     try:
         if os.path.isdir(path):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-        fd, part = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".part",
-                                    dir=os.path.dirname(path) or ".")
+        target = os.path.realpath(path)
+        if os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode):
+            with open(target, "w", encoding="utf-8") as f:
+                f.writelines(chunks)
+            return
+        # a short name: the target's own may already be as long as a name can be
+        fd, part = tempfile.mkstemp(prefix=".puzzlesat-", suffix=".part", dir=os.path.dirname(target))
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.writelines(chunks)
-        _keep_mode(part, path)
-        os.replace(part, path)
+        _keep_mode(part, target)
+        os.replace(part, target)
         part = None
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror}", path) from None

@@ -7,7 +7,9 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
+import threading
 
 import pytest
 
@@ -214,6 +216,32 @@ def test_export_is_written_whole_or_not_at_all(tmp_path):
         assert out.stat().st_mode & 0o777 == 0o600 and out.read_text() == "p cnf 1 0\n"
     finally:
         os.umask(old)
+
+
+def test_export_writes_through_a_link_and_into_a_fifo(tmp_path, capsys):
+    # renaming the new file over the path replaced a symbolic link by a file
+    # (its target kept the old model) and a FIFO (or /dev/null) by a file
+    real = tmp_path / "real.cnf"
+    real.write_text("an older export\n")
+    (tmp_path / "link.cnf").symlink_to(real)
+    assert main(["export", "dominoes-2x4", "-o", str(tmp_path / "link.cnf")]) == 0
+    assert (tmp_path / "link.cnf").is_symlink() and read_cnf(real.read_text()).n_vars == 10
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.cnf", "real.cnf"]
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    assert main(["export", "dominoes-2x4", "-o", str(fifo)]) == 0
+    reader.join(10)
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and got == [real.read_text()]
+    assert main(["export", "dominoes-2x4", "-o", os.devnull]) == 0
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    # a name as long as a name may be (255 bytes): the part file's own name is short
+    long = tmp_path / ("x" * 251 + ".cnf")
+    assert main(["export", "dominoes-2x4", "-o", str(long)]) == 0
+    assert long.read_text() == real.read_text()
+    capsys.readouterr()
 
 
 # ------------------------------------------------------- round trips
