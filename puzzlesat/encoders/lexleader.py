@@ -74,9 +74,8 @@ def lex_leader(problem: Problem) -> tuple[Problem, dict]:
             out.add(Clause((-e, x, -y)))
             out.add(Clause(_guard(prev, (x, y, e))))
             out.add(Clause(_guard(prev, (-x, -y, e))))
-            info["clauses"] += 4 + (prev is not None)
             prev = e
-        info["clauses"] += 1
+    info["clauses"] = len(out.constraints) - len(problem.constraints)
     return out, info
 
 

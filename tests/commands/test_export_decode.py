@@ -121,6 +121,11 @@ def test_export_unique_counts_orbits_with_a_model_counter(tmp_path):
     cnf = read_cnf(text)
     assert cnf.header.unique
     assert _pyganak_count(cnf) == 4
+    # the comment's figures are what --unique added (it gave 105 clauses for 126)
+    assert main(["export", "dominoes-2x4", "-o", str(tmp_path / "plain.cnf")]) == 0
+    plain = read_cnf((tmp_path / "plain.cnf").read_text())
+    aux, added = map(int, re.search(r"\((\d+) auxiliary variables, (\d+) clauses\)", text).groups())
+    assert (aux, added) == (cnf.n_vars - plain.n_vars, len(cnf.clauses) - len(plain.clauses)) == (21, 126)
 
 
 def _pyganak_count(cnf) -> int:
