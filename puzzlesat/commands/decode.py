@@ -22,10 +22,15 @@ instance is recognised by what it says, or by ``--cnf``):
    exit 4 -- unless the answer is a solver's complete model of a CNF with a
    different number of variables, which means another instance or
    encoding (exit 2);
-6. a valid solution whose answer falsifies clauses of this CNF: when an
-   identity line named the export, the answer is not a model of the CNF the
-   solver read (exit 4); without one, it may answer another export (another
-   encoding's auxiliary variables), and it is printed with a note.
+6. a valid solution whose answer falsifies clauses of this CNF, or, when
+   it leaves variables unassigned, whose values no model of the CNF has
+   (a SAT call under those values as assumptions: a --unique export's
+   auxiliary variables follow from the primary ones, and a board that is
+   not its orbit's leader has no model there): when an identity line named
+   the export, the answer is not (part of) a model of the CNF the solver
+   read (exit 4); without one, it may answer another export (another
+   encoding's auxiliary variables, or the export without --unique), and it
+   is printed with a note.
 """
 
 from __future__ import annotations
@@ -219,6 +224,27 @@ def run(args) -> int:
                              apath) from None
         extra = f"; the answer also falsifies {plural(len(bad), 'clause')} of the CNF" if bad else ""
         _failed(args, result, f"{apath}: the solver's model is not a solution: {e}{extra}", str(e))
+    conflict = None  # the answer's values that no model of the CNF has together
+    if not bad and opb is None and len(answer.values) < n_vars:
+        conflict = _no_model_with(clauses, answer.values)
+        if conflict is not None:
+            result.update(unassigned=n_vars - len(answer.values), conflicting_values=len(conflict))
+    if conflict is not None:
+        shown = " ".join(map(str, conflict[:CONFLICT_SHOWN])) + (" ..." if len(conflict) > CONFLICT_SHOWN else "")
+        has = f"its literal {shown}" if len(conflict) == 1 else f"its literals {shown} together"
+        unfit = (f"it leaves {n_vars - len(answer.values)} of the {n_vars} variables unassigned, and no model of "
+                 f"the CNF has {has}")
+    if conflict is not None and declared is not None:
+        of = args.cnf if at[0] == args.cnf else f"the CNF its '{HEADER_TAG}' comment (line {at[1]}) names"
+        _failed(args, result, f"{apath}: the answer is not part of a model of {of}: {unfit}, so the solver "
+                              "(or the answer file) is wrong, though its primary variables decode to a valid board")
+    if conflict is not None:
+        if unique:
+            why = "was it the answer to the export without --unique? (that keeps every solution, not one per orbit)"
+        else:
+            why = "was it exported with another --encoding?" if cardinal else "its values do not fit this CNF"
+        of = f"the {encoding} encoding" if cardinal else "the CNF"
+        result["note"] = f"the answer is part of no model of {of}{' with --unique' if unique else ''}: {unfit}; {why}"
     if bad and declared is not None:
         # an identity line fixed the encoding and --unique, and its counts are
         # this instance's: the CNF the solver read is this one, and an answer
@@ -282,6 +308,28 @@ def _failed(args, result: dict, message: str, error: str | None = None) -> None:
     if args.json:
         emit_json(result)
     raise VerificationError(message)
+
+
+#: conflicts the check that a partial answer extends to a model may spend
+#: (its primary values fix the rest by propagation in every export; past the
+#: budget the answer is taken as it is)
+EXTEND_CONFLICTS = 100_000
+#: values named in the message about a partial answer no model has
+CONFLICT_SHOWN = 12
+
+
+def _no_model_with(clauses: list[list[int]], values: dict[int, bool]) -> list[int] | None:
+    """None when some model of ``clauses`` has every value of ``values`` (or
+    the check ran out of EXTEND_CONFLICTS), else the values (as literals,
+    by variable) that no model has together: the solver's core."""
+    from pysat.solvers import Solver
+
+    assumptions = [v if b else -v for v, b in sorted(values.items())]
+    with Solver(name="minisat22", bootstrap_with=clauses) as s:
+        s.conf_budget(EXTEND_CONFLICTS)
+        if s.solve_limited(assumptions=assumptions) is not False:
+            return None
+        return sorted(s.get_core() or assumptions, key=abs)
 
 
 #: seconds the hint below may spend building other exports (each is a whole

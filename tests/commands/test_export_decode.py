@@ -575,6 +575,51 @@ def test_decode_refuses_an_answer_that_breaks_a_clause_of_the_cnf_it_names(tmp_p
                                                                                len(bad))
 
 
+def test_decode_refuses_a_partial_answer_no_model_of_the_cnf_has(tmp_path, capsys):
+    # a --unique export keeps one tiling per orbit; an answer giving only the
+    # primary variables of another tiling of the orbit falsified no clause
+    # (its auxiliary variables were unassigned) and was "verified" (QA)
+    from pysat.solvers import Solver
+
+    from puzzlesat.backends import get_backend
+
+    cnf = tmp_path / "u.cnf"
+    assert main(["export", "tetromino-L-4x4", "--unique", "-o", str(cnf)]) == 0
+    parsed = read_cnf(cnf.read_text())
+    problem = load_puzzle("tetromino-L-4x4").compile()
+    every = [sorted(s) for s in get_backend("exact").enumerate(problem).solutions]
+    kept, dropped = [], []
+    for sol in every:
+        with Solver(name="cadical195", bootstrap_with=parsed.clauses) as solver:
+            (kept if solver.solve(assumptions=sol) else dropped).append(sol)
+    assert (len(every), len(kept)) == (10, 3)
+    capsys.readouterr()
+    for sol in kept:  # a leader's primary variables: the rest follows
+        a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, sol)) + " 0\n")
+        assert main(["decode", "tetromino-L-4x4", a, "--cnf", str(cnf)]) == 0
+        assert capsys.readouterr().err == ""
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, dropped[0])) + " 0\n")
+    assert main(["decode", "tetromino-L-4x4", a, "--cnf", str(cnf), "--json"]) == 4
+    d = json.loads(capsys.readouterr().out)
+    assert (d["valid"], d["kind"], d["unassigned"]) == (False, "verification-failed", parsed.n_vars - 4)
+    m = re.fullmatch(rf"{re.escape(a)}: the answer is not part of a model of {re.escape(str(cnf))}: it leaves "
+                     rf"{parsed.n_vars - 4} of the {parsed.n_vars} variables unassigned, and no model of the CNF "
+                     r"has its literals? ([-\d ]+?)( together)?, so the solver \(or the answer file\) is wrong, "
+                     "though its primary variables decode to a valid board", d["error"])
+    assert m, d["error"]
+    core = [int(x) for x in m.group(1).split()]
+    assert d["conflicting_values"] == len(core) and set(core) <= set(dropped[0]) and (len(core) > 1) == bool(m[2])
+    with Solver(name="cadical195", bootstrap_with=parsed.clauses) as solver:
+        assert not solver.solve(assumptions=core)
+    # without the CNF's identity line it may answer the export without --unique: a note
+    assert main(["decode", "tetromino-L-4x4", a, "--unique"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("note: the answer is part of no model of the mixed encoding with --unique: it leaves ")
+    assert err.endswith("; was it the answer to the export without --unique? (that keeps every solution, "
+                        "not one per orbit)\n")
+    assert main(["decode", "tetromino-L-4x4", a]) == 0 and capsys.readouterr().err == ""
+
+
 # ------------------------------------------- strict header and answer reading
 
 
