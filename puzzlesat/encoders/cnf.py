@@ -105,6 +105,9 @@ def cnf_size(problem: Problem, encoding: str = DEFAULT_ENCODING) -> tuple[int, i
             n_literals += pairs[1]
             continue
         for cl in _encode_one(c, encoding, pool):
+            # counted as the export writes it: the sorting and cardinality
+            # networks repeat a literal in some clauses
+            cl = cl if cl is None else clean_clause(cl)
             if cl is not None:
                 n_clauses += 1
                 n_literals += len(cl)
@@ -122,7 +125,7 @@ def _pool(problem: Problem) -> IDPool:
 def _encode_one(c, encoding: str, pool: IDPool) -> list:
     """One constraint's clauses (None for a clause that is a tautology)."""
     if isinstance(c, Clause):
-        return [_clean_clause(c.lits)]
+        return [clean_clause(c.lits)]
     if isinstance(c, ExactlyOne):
         return _card(list(c.vars), 1, encoding, pool, exact=True)
     if isinstance(c, AtMostOne):
@@ -149,7 +152,7 @@ def _pairwise_size(c, encoding: str) -> tuple[int, int] | None:
     return None
 
 
-def _clean_clause(lits) -> list[int] | None:
+def clean_clause(lits) -> list[int] | None:
     """Drop repeated literals; a tautology (x and -x) becomes None (dropped)."""
     seen: dict[int, None] = {}
     for l in lits:

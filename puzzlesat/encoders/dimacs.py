@@ -60,7 +60,7 @@ from typing import Callable, Iterable, Iterator, TextIO
 
 from ..errors import InputError, shorten, text_lines
 from ..problem import Clause, Problem, Regular
-from .cnf import ENCODINGS, CnfEncoding
+from .cnf import ENCODINGS, CnfEncoding, clean_clause
 
 HEADER_TAG = "puzzlesat-header"
 
@@ -172,18 +172,7 @@ _HEADER_FIELDS = ("problem", "encoding", "unique", "vars", "clauses", "primary")
 
 def clean_clauses(clauses: Iterable[Iterable[int]]) -> list[list[int]]:
     """Clauses without repeated literals; tautologies (x and -x) dropped."""
-    out = []
-    for cl in clauses:
-        seen: dict[int, None] = {}
-        taut = False
-        for l in cl:
-            if -l in seen:
-                taut = True
-                break
-            seen[l] = None
-        if not taut:
-            out.append(list(seen))
-    return out
+    return [cl for cl in map(clean_clause, clauses) if cl is not None]
 
 
 @dataclass
