@@ -8,7 +8,7 @@ from pathlib import Path
 from .. import jobs
 from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, VerificationError, plural
 from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, check_writable, load, note, refuse_overwriting,
                      time_limit_said, wants_progress)
@@ -49,6 +49,8 @@ def run(args) -> int:
             note(f"puzzlesat: note: {opt} writes {suffix[1:].upper()}, and {path} does not end in {suffix}")
     backend = backend_for(args, problem, "solve")
     out = jobs.solve(puzzle, backend, time_limit=args.time_limit, problem=problem, progress=wants_progress(args))
+    if out.status == Status.NO_SOLUTION and out.method != "precheck":
+        _check_no_solution(args, puzzle, problem, out.backend)
     if out.solution is not None:
         if args.svg:
             _write(args.svg, puzzle.render_svg(out.solution))
@@ -89,6 +91,19 @@ def run(args) -> int:
             print(f"unknown: {out.backend} found no solution, nor proved that there is none: {out.stopped_by} "
                   f"({out.seconds:.3f} s)", file=report)
     return {Status.SOLVED: EXIT_OK, Status.NO_SOLUTION: EXIT_NO_SOLUTION}.get(out.status, EXIT_INCOMPLETE)
+
+
+def _check_no_solution(args, puzzle, problem, engine: str) -> None:
+    """An engine's "no solution" against what the file knows, as decode
+    checks a solver's UNSAT: a solution the file gives (a nonogram's goal),
+    verified, proves the engine wrong (exit 4); a count it expects is said."""
+    if jobs._known(puzzle, problem) is not None:
+        raise VerificationError(f"{engine} says there is no solution, but the solution {args.instance} gives "
+                                "(its goal) is one (verified): the engine is wrong")
+    expected = puzzle.expected.get("count")
+    if expected:
+        note(f"puzzlesat: warning: the instance file expects {plural(expected, 'solution')}; "
+             f"{engine} says there is none")
 
 
 def _write(path: str, text: str) -> None:

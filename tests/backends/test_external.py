@@ -188,6 +188,28 @@ def test_exit_code_contradicting_answer(tmp_path):
         ExternalBackend(exe).search(_problem())
 
 
+def test_solve_checks_a_no_solution_against_what_the_file_knows(tmp_path, capsys):
+    # decode already refused an UNSAT answer when the file gives a solution;
+    # solve with the same lying solver said "no solution", exit 1 (QA)
+    from puzzlesat.cli import main
+
+    exe = _fake(tmp_path, "liar", "echo 's UNSATISFIABLE'\nexit 20\n")
+    assert main(["solve", "dancer", "-b", f"external:{exe}"]) == 4
+    assert capsys.readouterr().err == (f"puzzlesat: verification failed: external:{exe} says there is no solution, "
+                                       "but the solution dancer gives (its goal) is one (verified): the engine is "
+                                       "wrong\n")
+    # a count the file expects is a comment: said, not held against the answer
+    assert main(["solve", "dominoes-2x4", "-b", f"external:{exe}"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("no solution (proved by external:") and err == (
+        f"puzzlesat: warning: the instance file expects 5 solutions; external:{exe} says there is none\n")
+    # a file that says nothing of its solutions: nothing to check
+    p = tmp_path / "square.toml"
+    p.write_text('[board]\nsize = [2, 2]\n[[pieces]]\nset = "dominoes"\ncount = 2\n')
+    assert main(["solve", str(p), "-b", f"external:{exe}"]) == 1
+    assert capsys.readouterr().err == ""
+
+
 def test_garbage_output_with_sat_exit_code(tmp_path):
     exe = _fake(tmp_path, "garbage", "echo 'I think so'\nexit 10\n")
     with pytest.raises(BackendError, match="cannot read"):
