@@ -208,11 +208,18 @@ def run(args) -> int:
     check_writable("--csv", args.csv)
 
     problems = {}
+    files: dict[str, str] = {}
     for inst in args.instances:
         # a bad name, a malformed file or a model that cannot be built fails
         # before anything runs, as bad input; what a reader read past is
         # said, as solve and count say it (the runs' own readers are silent)
-        problems[inst] = load_untimed(argparse.Namespace(instance=inst, command=args.command, json=args.json))[1]
+        if inst in problems:  # its runs twice over, as a back end named twice
+            raise UsageError(f"INSTANCE: {inst!r} is given twice")
+        puzzle, problems[inst] = load_untimed(argparse.Namespace(instance=inst, command=args.command,
+                                                                 json=args.json))
+        same = files.setdefault(os.path.realpath(puzzle.path) if puzzle.path else inst, inst)
+        if same != inst:  # a bundled name and its file's path
+            raise UsageError(f"INSTANCE: {same!r} and {inst!r} are the same file")
 
     for opt, out in (("--plot", args.plot), ("--csv", args.csv)):
         refuse_overwriting(opt, out, *args.instances)

@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from puzzlesat.loading import load_puzzle
+
 
 @pytest.mark.parametrize("value,why", [
     ("inf", "at most 604,800 seconds (a week): 'inf'"),   # used to overflow the solvers' timers (traceback)
@@ -57,6 +59,16 @@ def test_a_list_option_drops_nothing_silently(cli, args, opt, why):
 def test_compare_refuses_an_alias_next_to_its_solver(cli):
     r = cli("compare", "pentomino-3x20", "-b", "cd195,cadical195")
     assert (r.code, r.err) == (2, "puzzlesat: --backends: 'cd195' and 'cadical195' name the same engine\n")
+
+
+def test_compare_refuses_an_instance_given_twice(cli):
+    # it ran twice over, where a back end named twice is refused (QA)
+    r = cli("compare", "dominoes-2x4", "pentomino-3x20", "dominoes-2x4", "-b", "exact")
+    assert (r.code, r.out, r.err) == (2, "", "puzzlesat: INSTANCE: 'dominoes-2x4' is given twice\n")
+    path = load_puzzle("dominoes-2x4").path
+    r = cli("compare", "dominoes-2x4", str(path), "-b", "exact", "--json")
+    assert (r.code, r.json()) == (2, {"error": f"INSTANCE: 'dominoes-2x4' and '{path}' are the same file",
+                                      "kind": "usage", "exit_code": 2})
 
 
 def test_no_goal_without_a_goal_and_color_with_json_are_said(cli):
