@@ -69,8 +69,8 @@ class BuildTimeLimit(BaseException):
 
 def text_lines(text: str) -> list[str]:
     """The lines of a file's text as an editor numbers them: split at line
-    feeds only (files are read with universal newlines, so a CR or CRLF is
-    one already).  ``str.splitlines()`` also splits at form feeds, U+0085,
+    feeds only (files are read with universal newlines, ``loading.decode_text``,
+    so a CR or CRLF is one already).  ``str.splitlines()`` also splits at form feeds, U+0085,
     U+2028 and more, which would shift every line number after one."""
     lines = text.split("\n")
     if lines[-1] == "":

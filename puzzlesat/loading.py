@@ -95,11 +95,20 @@ def load_puzzle(name_or_path: str) -> Puzzle:
         data = path.read_bytes()
     except OSError as e:
         raise InputError(e.strerror or str(e), str(path)) from None
+    return loader(decode_text(data, str(path)), str(path))
+
+
+def decode_text(data: bytes, path: str) -> str:
+    """A file's bytes as the text its readers take: UTF-8, without a leading
+    byte-order mark (Windows editors write one; it is not content), every
+    line end a line feed, as Python's universal newlines make them (CRLF,
+    and an old Mac editor's bare CR: read as one line, its first key's
+    value ran on to the end of the file)."""
     try:
-        text = data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not content
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise not_utf8(data, e, str(path)) from None
-    return loader(text, str(path))
+        raise not_utf8(data, e, path) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def not_utf8(data: bytes, e: UnicodeDecodeError, path: str) -> InputError:
@@ -108,8 +117,9 @@ def not_utf8(data: bytes, e: UnicodeDecodeError, path: str) -> InputError:
     the encoding an XML declaration names."""
     if b"\0" in data:
         return InputError("not a text file (it holds NUL bytes)", path)
-    line = data.count(b"\n", 0, e.start) + 1
-    column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+    before = data[:e.start]
+    line = len(re.findall(rb"\r\n?|\n", before)) + 1  # line ends as decode_text reads them
+    column = e.start - max(before.rfind(b"\n"), before.rfind(b"\r"))
     declared = re.match(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']", data)
     said = (f"; its XML declaration says {declared[1].decode()}, but puzzlesat reads UTF-8 only "
             f"(convert it: iconv -f {declared[1].decode()} -t UTF-8)" if declared else "; save it as UTF-8")

@@ -44,7 +44,7 @@ from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, clean_clauses, 
 from ..encoders.opb import is_opb, read_opb_header
 from ..errors import InputError, UsageError, VerificationError, plural
 from ..cli import say as note
-from ..loading import not_utf8
+from ..loading import decode_text
 from .common import add_color_option, add_instance, encoding_matters, load, warn_ignored
 
 NAME = "decode"
@@ -73,11 +73,10 @@ def _read(path: str) -> str:
         else:
             with open(path, "rb") as f:
                 data = f.read()
-        text = data.decode("utf-8-sig")  # a binary file is refused, as a puzzle file is
-    except UnicodeDecodeError as e:  # said at its line, as for a puzzle file
-        raise not_utf8(data, e, "<stdin>" if path == "-" else path) from None
     except OSError as e:
         raise InputError(e.strerror or str(e), path) from None
+    # a binary file is refused, and one in another encoding said at its line, as a puzzle file is
+    text = decode_text(data, "<stdin>" if path == "-" else path)
     if "\0" in text:
         raise InputError("not a text file (it holds NUL bytes)", "<stdin>" if path == "-" else path)
     return text

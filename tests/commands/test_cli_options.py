@@ -471,6 +471,31 @@ def test_a_file_that_is_not_utf8_is_named_with_its_line(cli, tmp_path, name, dat
     assert (r.code, r.out, r.err) == (2, "", f"puzzlesat: {f}{message}\n")
 
 
+@pytest.mark.parametrize("name,text", [
+    ("p.non", "width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n"),
+    ("p.nin", "2 2\n1\n1\n1\n1\n"),
+    ("p.box", "BOX / 2 * 1\nELEMENT / (A) (1, 1), (2, 1)\n"),
+    ("p.toml", '[board]\nsize = [2, 1]\n[[pieces]]\nset = "dominoes"\ncount = 1\n'),
+    ("p.xml", '<?xml version="1.0"?>\n<puzzleset><puzzle type="grid" defaultcolor="black">\n'
+              '<clues type="columns"><line><count>1</count></line><line><count>1</count></line></clues>\n'
+              '<clues type="rows"><line><count>1</count></line><line><count>1</count></line></clues>\n'
+              '</puzzle></puzzleset>\n'),
+])
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_every_reader_takes_any_line_end(cli, tmp_path, name, text, end):
+    # an old Mac editor's bare CR made a .non or .nin file one line: "width
+    # must be a positive whole number, got '2\rheight 2\rrows...'" (QA)
+    f = tmp_path / name
+    f.write_bytes(text.replace("\n", end).encode())
+    r = cli("count", f, "--json")
+    assert (r.code, r.json()["count"]) == (0, 2 if name.endswith(("non", "nin", "xml")) else 1)
+    # and a bad byte is said at the line an editor shows
+    f.write_bytes(text.replace("\n", end).encode().replace(b"1", b"\xe9", 1))
+    r = cli("info", f)
+    line = text[:text.index("1")].count("\n") + 1
+    assert r.code == 2 and r.err.startswith(f"puzzlesat: {f}:{line}: byte 0xE9 at column "), r.err
+
+
 def test_a_file_name_with_an_escape_is_echoed_escaped_in_errors_and_warnings(cli, tmp_path):
     # the error named the file as it is, and its ESC reached the terminal
     f = tmp_path / "b\x1b[31m.toml"

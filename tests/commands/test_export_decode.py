@@ -826,6 +826,11 @@ def test_decode_reads_a_bom_and_real_solvers(tmp_path, capsys, monkeypatch):
     assert main(["decode", "dominoes-2x4", a, "--cnf", cnf]) == 0
     monkeypatch.setattr("sys.stdin", io.StringIO("\ufeff" + DOMINO_OK))
     assert main(["decode", "dominoes-2x4", "-"]) == 0
+    # any line end: a bare CR made "s SATISFIABLE\rv 1 3 4 6 0" one line
+    for end in ("\r\n", "\r"):
+        a = _answer(tmp_path, DOMINO_OK.replace("\n", end))
+        cnf, _ = _dominoes_cnf(tmp_path, lambda t: t.replace("\n", end))
+        assert main(["decode", "dominoes-2x4", a, "--cnf", cnf]) == 0
     capsys.readouterr()
     # real solvers' output, comments and several 'v' lines included, is still read
     a = _answer(tmp_path, "c a banner\ns SATISFIABLE\nv 1 -2 3\nv 4 -5\nv 6 -7 -8 -9 -10 0\nc done\n")
