@@ -67,6 +67,7 @@ class _El:
     children: list = field(default_factory=list)
     text: str = ""  # set when the element ends, from the pieces expat delivered
     pieces: list = field(default_factory=list, repr=False)
+    text_line: int = 0  # the line of its first text that is not white space
 
     def find(self, tag: str):
         return next((c for c in self.children if c.tag == tag), None)
@@ -141,7 +142,10 @@ def _parse_tree(text: str, path: str) -> _El:
         el.text, el.pieces = "".join(el.pieces), []
 
     def chars(data):
-        stack[-1].pieces.append(data)  # joined once at the end: += would be quadratic
+        el = stack[-1]
+        el.pieces.append(data)  # joined once at the end: += would be quadratic
+        if not el.text_line and not data.isspace():
+            el.text_line = p.CurrentLineNumber
 
     def entity(name, *_):
         raise InputError("entity declarations are not supported", path, p.CurrentLineNumber)
@@ -182,6 +186,10 @@ class _Ignored(Ignored):
         if guess:
             self.notes.append(f"line {el.line}'s <{echo(el.tag)}> was ignored: a misspelling of <{guess}>?")
 
+    def text(self, el: _El) -> None:
+        self.warnings.append(f"{self.path}:{el.text_line}: text {echo(el.text.strip())!r} directly inside "
+                             f"<{el.tag}> ignored")
+
     def attribute(self, name: str, el: _El) -> None:
         guess = self._guess(name, _ATTRIBUTES.get(el.tag, ()))
         hint = f" (a misspelling of {guess!r}?)" if guess else ""
@@ -206,6 +214,15 @@ def _check(el: _El, path: str, ignored: _Ignored) -> None:
             c = el.children[0]
             raise InputError(f"<{echo(c.tag)}> inside <{el.tag}>: only text belongs there", path, c.line)
         return
+    # text where only elements belong: ignored with a warning where unknown
+    # elements are, else an error (a clue or a goal gone astray); a <line>'s
+    # is refused as the clue it is (below, in _load)
+    if el.tag != "line" and el.text.strip():
+        if el.tag in _OPEN:
+            ignored.text(el)
+        else:
+            raise InputError(f"text {echo(el.text.strip())!r} directly inside <{el.tag}>: only "
+                             f"<{'>, <'.join(allowed)}> elements belong there", path, el.text_line)
     first: dict[str, int] = {}
     for c in el.children:
         if c.tag not in allowed:

@@ -423,6 +423,11 @@ GOAL = '<solution type="goal">\n<image>\n|X.X|\n|X..|\n</image>\n</solution>\n'
     (_tiny("<image>\n", "<image>\n<row/>\n"), "t.xml:23: <row> inside <image>: only text belongs there"),
     (_tiny("</image>\n", "</image>\n<note>n</note>\n"),
      "t.xml:26: <note> inside <solution>: only <image> elements belong there"),
+    # text where elements belong: it was dropped silently, outside <line> (QA)
+    (_tiny("</image>\n", "</image>\nX.X\n"), "t.xml:26: text 'X.X' directly inside <solution>: only <image> "
+                                              "elements belong there"),
+    (_tiny('<clues type="rows">\n', '<clues type="rows">\n1 1\n'),
+     "t.xml:18: text '1 1' directly inside <clues>: only <line> elements belong there"),
 ])
 def test_xml_a_repeated_element_is_an_error(text, message):
     if message is None:
@@ -447,6 +452,10 @@ def test_xml_unknown_elements_and_attributes_are_ignored_with_a_warning():
                          "t.xml:5: unknown element <frob> inside <puzzle> ignored",
                          "t.xml:6: unknown element <titel> inside <puzzle> ignored (a misspelling of <title>?)",
                          "t.xml:15: unknown attribute 'colour' on <count> ignored (a misspelling of 'color'?)")
+    # text inside <puzzle> or <puzzleset>, where unknown elements are ignored too
+    stray = _tiny("<title>Tiny</title>\n", "<title>Tiny</title>\nhello\n").replace("<puzzleset>\n", "<puzzleset>\nx\n")
+    assert xmlfile.load(stray, "t.xml").ignored == ("t.xml:4: text 'x' directly inside <puzzleset> ignored",
+                                                    "t.xml:9: text 'hello' directly inside <puzzle> ignored")
     # what webpbn defines and the tool does not use is accepted quietly
     known = _tiny("<title>Tiny</title>\n", "<title>Tiny</title>\n<authorid>s</authorid>\n"
                   "<description>d</description>\n<note>n</note>\n")
