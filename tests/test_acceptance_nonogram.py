@@ -242,6 +242,9 @@ def test_check_on_sums_that_differ_also_says_where_line_logic_breaks(cli, tmp_pa
         "satisfies both",
         "line solvable: no: line logic finds a contradiction (no solution): in round 3, after fixing 9 of 9 "
         "cells, no placement of row 2's clue fits"]
+    # and no engine was called: nothing was searched (the JSON said "searched": true)
+    j = cli("check", f, "--json").json()
+    assert (j["solvable"], j["searched"], j["backend"], j["seconds"]) == (False, False, None, 0.0)
 
 
 # ------------------------------------------------------- 4. singular in check

@@ -97,7 +97,8 @@ def run(args) -> int:
         "matches_goal": matches, "goal_solution": goal_at,
         "backend": out.backend, "backend_choice": out.choice,
         "seconds": round(out.seconds, 6), "complete": out.complete,
-        "stopped_by": out.stopped_by, "preprocess": args.preprocess, "reason": out.reason, "searched": searched,
+        "stopped_by": out.stopped_by, "preprocess": args.preprocess, "reason": out.reason,
+        "searched": searched and out.method != "precheck",  # (sums that differ: no engine was called)
         "solutions": [puzzle.solution_json(s) for s in listed],
         "unique_by_line_logic": by_lines,
     }
