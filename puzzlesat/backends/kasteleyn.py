@@ -201,7 +201,8 @@ def matching_graph(problem: Problem) -> _Graph | str:
     forced: dict[int, bool] = {}
     counts: list[Exactly] = []
     pairs: set[tuple[int, int]] = set()
-    for c in problem.constraints:
+    constraints, implied = _counts_apart(problem)
+    for c in constraints:
         if isinstance(c, ExactlyOne):
             for v in c.vars:
                 its = items_of.get(v)
@@ -210,7 +211,7 @@ def matching_graph(problem: Problem) -> _Graph | str:
                 elif len(its) == 2:
                     # (said at once: count asks about every default count's
                     # problem, and most are not this engine's)
-                    return _too_many(problem, v)
+                    return _too_many(constraints, v)
                 else:
                     its.append(len(items))
             items.append(c.vars)
@@ -247,7 +248,8 @@ def matching_graph(problem: Problem) -> _Graph | str:
         if monomers is not None and (set(c.vars) == alone and c.k == monomers or
                                      set(c.vars) == primary - alone and 2 * c.k + monomers == len(items)):
             continue
-        if set(c.vars) != primary or 2 * c.k != len(items):
+        if (set(c.vars) != primary or 2 * c.k != len(items)) and c not in implied:
+            # (a count the model implies bounds nothing: it need not be one of these)
             return "it counts some pieces apart (Exactly constraints the cells do not imply)"
     parent = {v: v for v in problem.primary}
 
@@ -330,8 +332,33 @@ def matching_graph(problem: Problem) -> _Graph | str:
                   charges={index[u]: ways for u, ways in charges.items()})
 
 
-def _too_many(problem: Problem, v: int) -> str:
-    k = sum(1 for c in problem.constraints if isinstance(c, ExactlyOne) and v in c.vars)
+def _counts_apart(problem: Problem) -> tuple[list, set]:
+    """``problem``'s constraints, with its counts told from its cells, and
+    the counts it implies (``Problem.redundant``: a tiling leaves out the
+    count of its most repeated piece, which the cells fix once the others'
+    are), stated beside them.
+
+    A piece used once is an ExactlyOne over its placements, the same
+    constraint as a cell's.  A domino piece's placements each lie in two
+    cells' constraints too, so the one ExactlyOne over exactly the
+    placements that lie in three is that count: it becomes Exactly(1),
+    which matching_graph takes as one (it refused one domino with
+    monominoes, and monominoes alone, whose count is implied: QA)."""
+    ones = [c for c in problem.constraints if isinstance(c, ExactlyOne)]
+    seen = collections.Counter(v for c in ones for v in c.vars)
+    three = frozenset(v for v, k in seen.items() if k == 3)
+    constraints = list(problem.constraints)
+    if three:
+        piece = next((i for i, c in enumerate(constraints)
+                      if isinstance(c, ExactlyOne) and frozenset(c.vars) == three), None)
+        if piece is not None:
+            constraints[piece] = Exactly(1, constraints[piece].vars)
+    implied = {c for c in problem.redundant if isinstance(c, Exactly)} - set(constraints)
+    return constraints + sorted(implied, key=lambda c: (c.k, c.vars)), implied
+
+
+def _too_many(constraints: list, v: int) -> str:
+    k = sum(1 for c in constraints if isinstance(c, ExactlyOne) and v in c.vars)
     return _not_two(k)
 
 
@@ -1972,7 +1999,7 @@ class KasteleynBackend(Backend):
         last = self._last
         if last is not None and last[0]() is problem and last[1] == len(problem.constraints):
             return last[2]
-        key = (problem.fixed_weight, tuple(problem.primary), tuple(problem.constraints))
+        key = (problem.fixed_weight, tuple(problem.primary), tuple(problem.constraints), tuple(problem.redundant))
         plan = self._plans.pop(key, None) or _Plan(problem)
         self._plans[key] = plan  # (the most recent last)
         while len(self._plans) > PLANS_KEPT:

@@ -5,6 +5,7 @@ its determinant against exact rational elimination."""
 
 from __future__ import annotations
 
+import collections
 import math
 import random
 import re
@@ -449,6 +450,41 @@ def test_monominoes_under_each_symmetry_agree_with_enumeration(kb):
                       'cells = [[1, 1]]\nname = "M"\ncount = 2\n', "b.toml")
     out = jobs.count(board, unique=True)
     assert (out.count, out.complete, out.backend) == (220_091_360, True, "kasteleyn")
+
+
+def test_one_domino_and_monominoes_alone_are_counted(kb):
+    # a piece used once is an ExactlyOne over its placements, as a cell is:
+    # one domino (its placements each in three ExactlyOne) was refused, and
+    # monominoes alone (their count implied, left out of the model) too (QA)
+    rng = random.Random(22)
+    exact = get_backend("exact")
+    runs = 0
+    kinds = collections.Counter()
+    for _ in range(120):
+        lattice, cells, _, text = _random_domino_board(rng, 0.7, 0.15)
+        dominoes = rng.choice([0, 1, 1, 2])
+        # (a board mostly of monominoes is refused by the work its sets take: 24 of 26 cells, 5e10)
+        if not 2 * dominoes + 1 <= cells <= 14:
+            continue
+        mono = "[0, 0]" if lattice == "triangle" else "[1, 1]"
+        text = text.replace('set = "dominoes"\n', f"set = \"dominoes\"\ncount = {dominoes}\n").replace(
+            'set = "dihexes"\n', f'set = "dihexes"\ncount = {dominoes}\n')
+        if not dominoes:  # no domino piece at all
+            text = text[:text.index("[[pieces]]")]
+        text += f'[[pieces]]\ncells = [{mono}]\nname = "M"\ncount = {cells - 2 * dominoes}\n'
+        p = load_toml(text, "board.toml").compile()
+        for g in p.symmetries:
+            q = p.with_constraints(equalities(g))
+            assert kb.supports(q) is None, (text, g)
+            got, want = kb.search(q), exact.search(q)
+            assert (got.count, got.complete) == (want.count, True), (text, g)
+            runs += 1
+        kinds[dominoes] += 1
+    assert runs > 60 and min(kinds.values()) > 5, (runs, kinds)
+    # the 4 x 4 board with one domino: 24 tilings, 4 up to symmetry, as exact cover counts
+    board = load_toml('[board]\nsize = [4, 4]\n[[pieces]]\nset = "dominoes"\ncount = 1\n[[pieces]]\n'
+                      'set = "monominoes"\ncount = 14\n', "b.toml")
+    assert [jobs.count(board, kb, unique=u).count for u in (False, True)] == [24, 4]
 
 
 def _mirrored_board(rng) -> str:
