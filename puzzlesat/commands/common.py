@@ -233,6 +233,12 @@ def _load(args, family: str | None = None, then=None, compile_unless=None):
     elif Path(puzzle.path or "") != Path(args.instance) and Path(args.instance).is_dir():
         note(f"puzzlesat: note: {args.instance} is read as the bundled instance of that name; the directory "
              f"{args.instance} here is not a puzzle file")
+    elif Path(puzzle.path or "") != Path(args.instance):
+        # the name of a file here without its suffix (tetromino-L-4x4 for an edited tetromino-L-4x4.toml)
+        here = [args.instance + sfx for sfx in sorted(LOADERS) if Path(args.instance + sfx).is_file()]
+        if here:
+            note(f"puzzlesat: note: {args.instance} is read as the bundled instance of that name, not "
+                 f"{' or '.join(here)} here (give the file's name with its suffix to read it)")
     if getattr(args, "json", False) and getattr(args, "color", None) == "always":
         note("puzzlesat: warning: --color always has no effect with --json (JSON has no colours)")
     elif getattr(args, "color", None) == "always" and not getattr(puzzle, "renders_color", True):

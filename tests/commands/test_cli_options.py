@@ -285,6 +285,15 @@ def test_a_file_shadowed_by_a_bundled_name_is_mentioned(cli, tmp_path):
     for name in ("mine.box", "./mine.box", str(tmp_path / "mine.box")):
         r = cli("solve", name, "-b", "exact", cwd=tmp_path)
         assert (r.code, r.err) == (0, ""), (name, r.err)
+    # an edited copy under the bundled name, its suffix left off: read the bundled one, and said (QA)
+    (tmp_path / "pentomino-3x20").unlink()
+    (tmp_path / "pentomino-3x20.box").write_text("BOX / 2 * 2\nELEMENT / (A) (1, 1), (1, 2), (2, 1), (2, 2)\n")
+    r = cli("solve", "pentomino-3x20", "-b", "exact", cwd=tmp_path)
+    assert r.code == 0 and r.err == ("puzzlesat: note: pentomino-3x20 is read as the bundled instance of that "
+                                     "name, not pentomino-3x20.box here (give the file's name with its suffix "
+                                     "to read it)\n")
+    r = cli("solve", "pentomino-3x20.box", "-b", "exact", cwd=tmp_path)
+    assert (r.code, r.err) == (0, "")
 
 
 @pytest.mark.parametrize("name,limit,count,complete", [
