@@ -104,6 +104,8 @@ def board_symmetries(lattice: Lattice, board: frozenset[Point],
     out = []
     if not board:
         return out
+    if len(board) >= ARRAYS_FROM:
+        return _board_symmetries_by_arrays(lattice, board, holes)
     lo = min(board)
     for m in lattice.point_group:
         image = transform(m, board)
@@ -111,6 +113,58 @@ def board_symmetries(lattice: Lattice, board: frozenset[Point],
         if not lattice.is_translation(t):
             continue
         if all(add(p, t) in board for p in image) and all(add(apply(m, p), t) in holes for p in holes):
+            out.append((m, t))
+    return out
+
+
+#: from how many cells a board's symmetries, and its placements' images
+#: under them, are found with numpy arrays (below, importing numpy would
+#: cost more than it saves): point by point, 300 x 300 dominoes' took 5.5 s
+#: of the 6.2 s compile (benchmarks/compile_times.py)
+ARRAYS_FROM = 20_000
+
+
+def cell_grid(cells: list[Point]):
+    """``cells`` as an array (one row a cell), the least corner of their
+    box, and the box as an array holding each cell's index in ``cells`` at
+    its place (-1 elsewhere)."""
+    import numpy as np
+
+    at = np.array(cells, dtype=np.int64).reshape(len(cells), -1)
+    lo = at.min(axis=0)
+    grid = np.full(tuple((at.max(axis=0) - lo + 1).tolist()), -1, dtype=np.int64)
+    grid[tuple((at - lo).T)] = np.arange(len(cells))
+    return at, lo, grid
+
+
+def grid_lookup(grid, lo, points):
+    """The indices ``grid`` holds at these points (rows of an array); -1
+    for a point outside its box."""
+    import numpy as np
+
+    rel = points - lo
+    inside = ((rel >= 0) & (rel < np.array(grid.shape))).all(axis=1)
+    out = np.full(len(points), -1, dtype=np.int64)
+    out[inside] = grid[tuple(rel[inside].T)]
+    return out
+
+
+def _board_symmetries_by_arrays(lattice: Lattice, board: frozenset[Point],
+                                holes: frozenset[Point]) -> list[tuple[Matrix, Point]]:
+    """board_symmetries with arrays: the same maps, in the same order."""
+    import numpy as np
+
+    cells = sorted(board)
+    at, lo, grid = cell_grid(cells)
+    out = []
+    for m in lattice.point_group:
+        image = at @ np.array(m, dtype=np.int64).T
+        least = image[np.lexsort(image.T[::-1])[0]]  # the least image, as min() orders points
+        t = tuple((at[0] - least).tolist())  # (at[0] is min(board))
+        if not lattice.is_translation(t):
+            continue
+        if ((grid_lookup(grid, lo, image + np.array(t, dtype=np.int64)) >= 0).all()
+                and all(add(apply(m, p), t) in holes for p in holes)):
             out.append((m, t))
     return out
 

@@ -16,9 +16,10 @@ from typing import NamedTuple
 from ...errors import VerificationError
 from ...problem import Clause, Exactly, Problem, distinct_permutations
 from ...puzzle import Puzzle
-from . import render
+from . import geometry, render
 from .colouring import obstruction as colour_obstruction
-from .geometry import Shape, apply_affine, board_symmetries, normalize, orientations, placements
+from .geometry import (Shape, apply_affine, board_symmetries, cell_grid, grid_lookup, normalize, orientations,
+                       placements)
 from .lattice import Lattice, Point
 from .prune import dead_placements
 
@@ -191,23 +192,27 @@ class Tiling(Puzzle):
         4D box's 1.5 s compile (benchmarks/compile_times.py)."""
         # a piece fixed in place is part of the picture: a symmetry must map
         # the fixed pieces onto fixed pieces of their image pieces, not just the free cells
-        by_cells = {}
-        for v in prob.primary:
-            m: Place = prob.meaning(v)
-            by_cells[(m.piece, m.cells)] = v
+        maps = list(self._piece_symmetries())
         board = sorted(self.board)
-        out = []
-        for g, swap in self._piece_symmetries():
-            image = dict(zip(board, _cell_images(g, board)))
-            perm = {}
-            for (piece, cells), v in by_cells.items():
-                w = by_cells.get((swap[piece], tuple(sorted([image[c] for c in cells]))))
-                if w is None:
-                    break
-                if w != v:
-                    perm[v] = w
-            else:
-                out.append(perm)
+        if len(prob.primary) >= geometry.ARRAYS_FROM:
+            out = _array_permutations(prob, board, maps)
+        else:
+            by_cells = {}
+            for v in prob.primary:
+                m: Place = prob.meaning(v)
+                by_cells[(m.piece, m.cells)] = v
+            out = []
+            for g, swap in maps:
+                image = dict(zip(board, _cell_images(g, board)))
+                perm = {}
+                for (piece, cells), v in by_cells.items():
+                    w = by_cells.get((swap[piece], tuple(sorted([image[c] for c in cells]))))
+                    if w is None:
+                        break
+                    if w != v:
+                        perm[v] = w
+                else:
+                    out.append(perm)
         # a map that moves no cell differently from another (the turns of a
         # flat 1 x 3 x 4 box) is the same symmetry: listed twice, the views
         # method miscounted; the identity stays, even with no free cell left
@@ -411,3 +416,49 @@ def _congruent(lattice: Lattice, images: dict[frozenset, list[tuple]], cells) ->
 def _cell_images(g, board: list) -> tuple:
     """Where the board symmetry ``g`` takes each of these cells, in order."""
     return tuple(apply_affine(g, (c,))[0] for c in board)
+
+
+def _array_permutations(prob: Problem, board: list, maps) -> list[dict[int, int]]:
+    """Tiling._symmetries' permutations of the placements, for each map
+    ``(g, swap)`` that takes every placement onto one (the others are
+    dropped), found with arrays: a placement is its piece and its cells'
+    numbers in the board's order, sorted (one row of a piece's array, as
+    bytes); a map's images of a piece's rows, sorted, are looked up among
+    its image piece's rows by binary search."""
+    import numpy as np
+
+    number = {c: i for i, c in enumerate(board)}
+    points, lo, grid = cell_grid(board)
+    rows: dict[str, list] = {}
+    for v in prob.primary:
+        m: Place = prob.meaning(v)
+        rows.setdefault(m.piece, []).append((sorted(number[c] for c in m.cells), v))
+    pieces = {}
+    for piece, got in rows.items():
+        cells = np.ascontiguousarray(np.array([r for r, _ in got], dtype=np.int64))
+        keys = cells.view(np.dtype((np.void, cells.dtype.itemsize * cells.shape[1]))).ravel()
+        order = np.argsort(keys, kind="stable")
+        pieces[piece] = (cells, np.array([v for _, v in got], dtype=np.int64), keys[order], order)
+    out = []
+    for g, swap in maps:
+        m, t = g  # (a map of the board onto itself: every image is a cell)
+        image = grid_lookup(grid, lo, points @ np.array(m, dtype=np.int64).T + np.array(t, dtype=np.int64))
+        if (image < 0).any():
+            continue  # not a map of the board onto itself (board_symmetries gives none such)
+        perm: dict[int, int] = {}
+        for piece, (cells, vs, _, _) in pieces.items():
+            target = pieces.get(swap[piece])
+            if target is None or target[0].shape[1] != cells.shape[1]:
+                break
+            moved = np.ascontiguousarray(np.sort(image[cells], axis=1))
+            keys = moved.view(np.dtype((np.void, moved.dtype.itemsize * moved.shape[1]))).ravel()
+            sorted_keys, order = target[2], target[3]
+            at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+            if not (sorted_keys[at] == keys).all():
+                break  # a placement whose image is none
+            images = target[1][order[at]]
+            change = images != vs
+            perm.update(zip(vs[change].tolist(), images[change].tolist()))
+        else:
+            out.append(perm)
+    return out
