@@ -55,7 +55,11 @@ def run(args) -> int:
     puzzle, problem = load(args)
     # the few solutions --show prints need no enumerating engine for the count
     listing = args.limit is not None
-    if args.backend is None:
+    if args.backend is None and puzzle.precheck():
+        # no engine is called (jobs.count says why): choosing one took seconds
+        # on a large board (the determinant's plan, Knuth's estimate)
+        backend, choice = jobs.get_backend(jobs.DEFAULT_SOLVE_BACKEND, encoding=args.encoding), None
+    elif args.backend is None:
         backend, choice = jobs.choose_count_backend(problem, args.encoding, listing=listing, unique=args.unique)
     else:
         backend, choice = backend_for(args, problem, "count"), None
