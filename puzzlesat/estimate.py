@@ -86,7 +86,8 @@ def estimate_solutions(problem: Problem, *, descents: int = 128, batch: int = 16
 
 def solution_bound(ec: ExactCover) -> float:
     """An upper bound on the number of ``ec``'s solutions, in one pass over
-    its options (inf when some option covers no item the bound counts).
+    its options (inf when some option covers no item the bound counts, or
+    past a float's range).
 
     Keep only the primary items covered once (dropping constraints only adds
     solutions) and number them.  Build a solution by always covering the
@@ -115,7 +116,7 @@ def solution_bound(ec: ExactCover) -> float:
     g = [1.0] * (n + 1)
     f = 1.0
     for j in range(n - 1, -1, -1):
-        f = math.fsum(g[k] for k in nexts[j])
+        f = sum(g[k] for k in nexts[j])  # (inf past 1e308: fsum raised OverflowError on 40 x 40 dominoes)
         g[j] = max(f, g[j + 1])
     return f
 

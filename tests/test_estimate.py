@@ -180,6 +180,8 @@ def test_the_bound_is_never_below_the_count():
     assert [solution_bound(ec) for ec in exact_cover(dominoes(2, 8))] == [34]
     # an option no counted item holds may be taken or not: no finite bound
     assert solution_bound(exact_cover(choose(2, 4))[0]) == math.inf
+    # past a float's range: inf (math.fsum raised OverflowError, and count with it)
+    assert solution_bound(exact_cover(dominoes(40, 40))[0]) == math.inf
 
 
 def test_a_small_cover_is_counted_without_descents(monkeypatch):
@@ -194,6 +196,13 @@ def test_a_small_cover_is_counted_without_descents(monkeypatch):
         assert (backend.name, why) == ("exact", None), unique
     out = jobs.count(t, unique=True)
     assert (out.count, out.complete, out.backend, out.choice) == (3, True, "exact", None)
+
+
+def test_a_bound_past_a_floats_range_still_chooses():
+    # 800 dominoes with an encoding named: no determinant, the estimate chooses (it raised; review)
+    board = load_toml('[board]\nsize = [40, 40]\n[[pieces]]\nset = "dominoes"\ncount = 800\n', "b.toml").compile()
+    backend, why = jobs.choose_count_backend(board, "mixed", listing=False)
+    assert backend.name == "ganak" and why.startswith("about "), why
 
 
 def test_a_cover_the_bound_does_not_settle_is_estimated():
