@@ -133,8 +133,9 @@ def _write(path: str, chunks) -> None:
     disk in the middle leaves no truncated model (and an older file there
     as it was).  A symbolic link is written through (its target gets the
     new file, the link stays); a device or a FIFO is opened and written as
-    it is (``-o /dev/null``, a pipe to a solver): renaming a file over it
-    would replace it."""
+    it is (``-o /dev/null``, a FIFO a solver reads), and so is a path under
+    /dev or /proc (``/dev/stdout``, a shell's ``>(solver)``): those name
+    open files, whose link a rename would replace, or could not follow."""
     if path == "-":
         sys.stdout.writelines(chunks)
         sys.stdout.flush()
@@ -143,11 +144,12 @@ def _write(path: str, chunks) -> None:
     try:
         if os.path.isdir(path):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-        target = os.path.realpath(path)
-        if os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode):
-            with open(target, "w", encoding="utf-8") as f:
+        if os.path.abspath(path).startswith(("/dev/", "/proc/")) or (
+                os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode)):
+            with open(path, "w", encoding="utf-8") as f:
                 f.writelines(chunks)
             return
+        target = os.path.realpath(path)
         # a short name: the target's own may already be as long as a name can be
         fd, part = tempfile.mkstemp(prefix=".puzzlesat-", suffix=".part", dir=os.path.dirname(target))
         with os.fdopen(fd, "w", encoding="utf-8") as f:

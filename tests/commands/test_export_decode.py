@@ -242,6 +242,12 @@ def test_export_writes_through_a_link_and_into_a_fifo(tmp_path, capsys):
     assert stat.S_ISFIFO(fifo.stat().st_mode) and got == [real.read_text()]
     assert main(["export", "dominoes-2x4", "-o", os.devnull]) == 0
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    # /dev/stdout into a pipe: its link leads to /proc/PID/fd/pipe:[N], no directory for a part file (review)
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", "export", "dominoes-2x4", "-o", "/dev/stdout"],
+                       capture_output=True, text=True)
+    assert (r.returncode, r.stdout) == (0, real.read_text()), r.stderr
     # a name as long as a name may be (255 bytes): the part file's own name is short
     long = tmp_path / ("x" * 251 + ".cnf")
     assert main(["export", "dominoes-2x4", "-o", str(long)]) == 0
