@@ -7,6 +7,7 @@ case.  Suffixes match in any case (``X.BOX`` is a .box file).
 
 from __future__ import annotations
 
+import codecs
 import errno
 import importlib
 import os
@@ -104,8 +105,10 @@ def decode_text(data: bytes, path: str) -> str:
     line end a line feed, as Python's universal newlines make them (CRLF,
     and an old Mac editor's bare CR: read as one line, its first key's
     value ran on to the end of the file)."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]  # (before decoding: a bad byte's place counts from here, as an editor's)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise not_utf8(data, e, path) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
