@@ -235,7 +235,8 @@ def _load(args, family: str | None = None, then=None, compile_unless=None):
              f"{args.instance} here is not a puzzle file")
     elif Path(puzzle.path or "") != Path(args.instance):
         # the name of a file here without its suffix (tetromino-L-4x4 for an edited tetromino-L-4x4.toml)
-        here = [args.instance + sfx for sfx in sorted(LOADERS) if Path(args.instance + sfx).is_file()]
+        here = [args.instance + sfx for sfx in sorted(LOADERS) if Path(args.instance + sfx).is_file()
+                and not (puzzle.path and os.path.samefile(args.instance + sfx, puzzle.path))]
         if here:
             note(f"puzzlesat: note: {args.instance} is read as the bundled instance of that name, not "
                  f"{' or '.join(here)} here (give the file's name with its suffix to read it)")

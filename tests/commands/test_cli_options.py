@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -307,6 +308,10 @@ def test_a_file_shadowed_by_a_bundled_name_is_mentioned(cli, tmp_path):
                                      "name, not pentomino-3x20.box here (give the file's name with its suffix "
                                      "to read it)\n")
     r = cli("solve", "pentomino-3x20.box", "-b", "exact", cwd=tmp_path)
+    assert (r.code, r.err) == (0, "")
+    # in the bundled instances' own directory, the file is the one read: nothing to say (review)
+    bundled = load_puzzle("pentomino-3x20").path
+    r = cli("info", "pentomino-3x20", cwd=os.path.dirname(bundled))
     assert (r.code, r.err) == (0, "")
 
 
