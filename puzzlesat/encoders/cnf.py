@@ -145,6 +145,8 @@ def _pairwise_size(c, encoding: str) -> tuple[int, int] | None:
     n(n-1)/2 binary clauses), or None for any other constraint."""
     if isinstance(c, (ExactlyOne, AtMostOne)) or (isinstance(c, Exactly) and c.k == 1):
         n = len(c.vars)
+        if len(set(c.vars)) < n:
+            return None  # a variable twice: its clauses, cleaned as written, are counted one by one
         if n >= 2 and (encoding == "pairwise" or (encoding == "mixed" and n <= MIXED_PAIRWISE_MAX)):
             exact = not isinstance(c, AtMostOne)
             pairs = n * (n - 1) // 2

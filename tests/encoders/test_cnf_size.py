@@ -42,6 +42,10 @@ def test_the_edge_cases_of_one_of_n(encoding):
     p.exactly_one(v)
     p.clause([v[0], -v[0]])  # a tautology: dropped
     p.clause([v[1], v[1], v[2]])
+    # a variable twice in a one-of-n: its pairwise clauses were counted uncleaned (review)
+    p.exactly_one([v[0], v[0], v[1]])
+    p.at_most_one([v[1], v[2], v[1]])
+    p.exactly(2, [v[0], v[1], v[2], v[0]])
     assert cnf_size(p, encoding) == _sizes(p, encoding)
 
 
