@@ -1215,7 +1215,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                     shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want, lambda: None)
                     ctr.add_solutions(shown.solutions, shown.assignments)
                     ctr.keep = False
-                known = (_known(puzzle, problem) if use_known and not unique and backend.can_enumerate
+                known = (verified_known(puzzle, problem) if use_known and not unique and backend.can_enumerate
                          and _blocks(backend, problem) else None)
                 if unique and len(problem.symmetries) > 1:
                     method = "symmetry-reduced"
@@ -1264,7 +1264,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                         method, None, ctr.solutions, runs, len(implied), choice)
 
 
-def _known(puzzle: Puzzle, problem: Problem) -> tuple[frozenset, object] | None:
+def verified_known(puzzle: Puzzle, problem: Problem) -> tuple[frozenset, object] | None:
     """The puzzle's own solution and its decoding, if it gives one that
     passes its verifier (one that does not is no help here, and the file's
     loader reports it)."""

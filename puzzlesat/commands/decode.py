@@ -284,13 +284,9 @@ def _check_unsat(args, puzzle, problem, result: dict, path: str, unique: bool) -
     nonogram's goal), verified, proves the CNF satisfiable (with --unique
     too: some image of it is its orbit's leader), so the answer is wrong
     (exit 4); a count it expects is only said (a comment in the file)."""
-    known = puzzle.known_solution(problem)
-    if known is not None:
-        try:
-            puzzle.verify(puzzle.decode(problem, known))
-        except VerificationError:
-            known = None
-    if known is not None:
+    from .. import jobs
+
+    if jobs.verified_known(puzzle, problem) is not None:
         _failed(args, result, f"{path}: the solver says the CNF is unsatisfiable, but the goal picture of "
                               f"{args.instance} is a solution (verified): the solver (or the answer file) is wrong")
     expected = puzzle.expected.get("unique" if unique else "count")

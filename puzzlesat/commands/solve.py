@@ -97,7 +97,7 @@ def _check_no_solution(args, puzzle, problem, engine: str) -> None:
     """An engine's "no solution" against what the file knows, as decode
     checks a solver's UNSAT: a solution the file gives (a nonogram's goal),
     verified, proves the engine wrong (exit 4); a count it expects is said."""
-    if jobs._known(puzzle, problem) is not None:
+    if jobs.verified_known(puzzle, problem) is not None:
         raise VerificationError(f"{engine} says there is no solution, but the solution {args.instance} gives "
                                 "(its goal) is one (verified): the engine is wrong")
     expected = puzzle.expected.get("count")
