@@ -395,16 +395,18 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
     """
     tiers = _subspaces(problem.symmetries) + [("any", [])]
     found: list[frozenset] = []
+    seen: set[frozenset] = set()  # (a list's `in` made a count to 20,000 take 80 s)
     decoded: list = []
     blocks: list[Clause] = []
     how, runs, slice_ = "search", 0, FIRST_SLICE
 
     def add(sol: frozenset, label: str) -> None:
         nonlocal how
-        if sol in found:
+        if sol in seen or len(found) >= want:  # (never more than asked for: the images came on top)
             return
         decoded.append(decode_verified(puzzle, problem, sol, backend.name))
         found.append(sol)
+        seen.add(sol)
         blocks.append(Clause(tuple(blocking_clause(problem, sol))))
         tick()
         if len(found) == 1:
@@ -427,12 +429,15 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
                 runs += 1
                 # one incremental enumeration per run (the back end blocks as it goes)
                 r = backend.search(model, limit=want - len(found), time_limit=budget, keep=True)
+                stopped = r.stopped_by == "interrupted"
                 for sol in r.solutions:
+                    if deadline.expired():  # (decoding thousands and their images takes a while)
+                        return _Found(decoded, False, "time-limit", how, runs)
                     add(sol, label)
-                    for g in problem.symmetries:
-                        if len(found) < want and g:
+                    for g in problem.symmetries if not stopped else ():  # (Ctrl-C: what was found, at once)
+                        if g:
                             add(frozenset(g.get(v, v) for v in sol), label)
-                if r.stopped_by == "interrupted":
+                if stopped:
                     return _Found(decoded, False, "interrupted", how, runs)
                 if len(found) >= want:
                     break

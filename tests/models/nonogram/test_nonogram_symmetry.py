@@ -159,6 +159,33 @@ def test_limits_above_and_below_the_count_of_permutation_matrices(backend):
         {min(_orbit(s)) for s in every.solutions})
 
 
+def test_an_interrupted_symmetric_first_count_keeps_to_its_limit(monkeypatch):
+    # Ctrl-C: the engine returns what it found, and each solution's images
+    # were added after it past --limit (10,990 for --limit 8000), taking
+    # seconds to decode (QA); now at most the limit, the images left out
+    import dataclasses
+
+    p = Nonogram(6, 6, [(1, 1)] * 6, [(1, 1)] * 6)  # thousands of pictures, 8 clue symmetries
+    assert len(p.compile().symmetries) == 8
+    be = get_backend("cadical195")
+    real = be.search
+
+    def search(problem, **kw):  # Ctrl-C in the first run that finds many pictures
+        r = real(problem, **kw)
+        return dataclasses.replace(r, complete=False, stopped_by="interrupted") if len(r.solutions) > 8 else r
+
+    monkeypatch.setattr(be, "search", search)
+    out = jobs.count(p, be, limit=50, keep=True)
+    assert (out.complete, out.stopped_by) == (False, "interrupted") and 0 < out.count <= 50, out.count
+    assert len(set(out.solutions)) == len(out.solutions)
+    for s in out.solutions:
+        p.verify(s)
+    # uninterrupted, the images count: exactly the limit
+    monkeypatch.setattr(be, "search", real)
+    out = jobs.count(p, be, limit=50, keep=True)
+    assert (out.count, out.stopped_by, len(set(out.solutions))) == (50, "limit", 50)
+
+
 def _orbit(grid):
     """The 8 images of a square grid under rotations and reflections."""
     out = []
