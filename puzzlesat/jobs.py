@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from .backends import Backend, BackendError, SearchResult, SolveResult, Status, get_backend
 from .backends import base as backend_base
 from .backends.base import Deadline, blocking_clause
-from .errors import VerificationError
+from .errors import Terminated, VerificationError, die_of_sigterm
 from .problem import AtMostOne, Clause, ExactlyOne, Problem, distinct_permutations, equalities
 from .puzzle import Puzzle
 
@@ -1041,8 +1041,14 @@ def _no_interrupts():
 def _count_part_here(task):
     """A forked pool worker: the work it inherited.  No time limit here: the
     parent enforces it by terminating the pool (its engines search inline,
-    see _pool_worker_start)."""
-    return _count_part(_WORK, task, None if _PARTIAL is None else _SharedCounts(_PARTIAL, _KEPT))
+    see _pool_worker_start).  An outside solver's back end turns that SIGTERM
+    into Terminated, to kill the solver's own session on its way out; then
+    the worker dies of the signal, as it would have (the exception printed a
+    traceback on stderr at every stopped split count on external: solvers)."""
+    try:
+        return _count_part(_WORK, task, None if _PARTIAL is None else _SharedCounts(_PARTIAL, _KEPT))
+    except Terminated as e:
+        die_of_sigterm(e.signum)
 
 
 def split(problem: Problem, target: int) -> list[tuple[int, ...]]:

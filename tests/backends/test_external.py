@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import subprocess
 import time
 
 import pytest
@@ -208,6 +209,19 @@ def test_solve_checks_a_no_solution_against_what_the_file_knows(tmp_path, capsys
     p.write_text('[board]\nsize = [2, 2]\n[[pieces]]\nset = "dominoes"\ncount = 2\n')
     assert main(["solve", str(p), "-b", f"external:{exe}"]) == 1
     assert capsys.readouterr().err == ""
+
+
+@needs("minisat")
+def test_a_split_count_stopped_early_prints_no_worker_traceback(cli):
+    # the pool's SIGTERM became the back end's Terminated in each worker (to
+    # kill the solver's own session), which printed "Process ForkPoolWorker-N:
+    # Traceback ..." at every stopped count (QA); and no solver outlives it
+    r = cli("count", "pentomino-3x4x5", "-b", "external:minisat", "-j", "2", "-t", "2", "--json")
+    d = r.json()
+    assert (r.code, d["complete"], d["stopped_by"], d["subproblems"] > 1) == (3, False, "time-limit", True)
+    assert "Traceback" not in r.err and "ForkPoolWorker" not in r.err, r.err
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert not [line for line in ps.splitlines() if line.startswith("minisat ")], ps
 
 
 def test_garbage_output_with_sat_exit_code(tmp_path):
