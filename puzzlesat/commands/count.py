@@ -63,6 +63,11 @@ def run(args) -> int:
         backend, choice = jobs.choose_count_backend(problem, args.encoding, listing=listing, unique=args.unique)
     else:
         backend, choice = backend_for(args, problem, "count"), None
+    if args.no_goal and getattr(puzzle, "goal", None) is not None and (args.unique or not backend.can_enumerate):
+        # (jobs.count starts from the goal only in a plain count by an engine that lists solutions)
+        why = ("a count up to symmetry (--unique)" if args.unique
+               else f"{backend.name}, which counts without listing solutions,")
+        note(f"puzzlesat: note: --no-goal has no effect: {why} never starts from the goal")
     progress = wants_progress(args)
     n_shown = max(args.show, 2 if args.limit and args.limit <= 2 else 0)
     if args.color == "always" and not n_shown and not args.json and getattr(puzzle, "renders_color", True):

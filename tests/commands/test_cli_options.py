@@ -80,6 +80,16 @@ def test_no_goal_without_a_goal_and_color_with_json_are_said(cli):
     assert r.code == 0 and r.json()["status"] == "solved"
     assert r.err == "puzzlesat: warning: --color always has no effect with --json (JSON has no colours)\n"
 
+    # a goal that the count would never start from: said (QA: silently ignored)
+    r = cli("count", "dancer", "--unique", "--no-goal")
+    assert (r.code, r.err) == (0, "puzzlesat: note: --no-goal has no effect: a count up to symmetry (--unique) "
+                                  "never starts from the goal\n")
+    r = cli("count", "dancer", "-b", "ganak", "--no-goal")
+    assert (r.code, r.err) == (0, "puzzlesat: note: --no-goal has no effect: ganak, which counts without listing "
+                                  "solutions, never starts from the goal\n")
+    r = cli("count", "dancer", "--no-goal")  # where it does leave the goal out: nothing to say
+    assert (r.code, r.err) == (0, "")
+
 
 def test_a_directory_of_a_bundled_name_is_said(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
