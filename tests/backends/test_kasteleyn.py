@@ -409,6 +409,17 @@ def test_dominoes_and_several_monominoes_agree_with_enumeration(kb, monkeypatch)
                                 "than the 1.5e+10 this engine takes")
 
 
+def _burnside_runs(kb, exact, p: Problem, text: str):
+    """Each symmetry's run of ``p`` (the board with x = g(x)), taken by the
+    determinant and counted by it as exact cover counts it: (run, count)."""
+    for g in p.symmetries:
+        q = p.with_constraints(equalities(g))
+        assert kb.supports(q) is None, (text, g)
+        got, want = kb.search(q), exact.search(q)
+        assert (got.count, got.complete) == (want.count, True), (text, g)
+        yield q, got.count
+
+
 def test_monominoes_under_each_symmetry_agree_with_enumeration(kb):
     # k monominoes and a symmetry's equalities: a class of monominoes
     # covers its orbit of cells (a quotient vertex, taking as many
@@ -430,17 +441,12 @@ def test_monominoes_under_each_symmetry_agree_with_enumeration(kb):
         text = re.sub(r'\[\[pieces\]\]\ncells = \[\[1, 1\]\]\nname = "M"\n', "", text)
         cell = "[0, 0]" if "triangle" in text else "[1, 1]"  # (a triangle of the triangle lattice)
         text += f'[[pieces]]\ncells = [{cell}]\nname = "M"\ncount = {k}\n'
-        p = load_toml(text, "board.toml").compile()
-        for g in p.symmetries:
-            q = p.with_constraints(equalities(g))
-            assert kb.supports(q) is None, (text, g)
-            got, want = kb.search(q), exact.search(q)
-            assert (got.count, got.complete) == (want.count, True), (text, g)
+        for q, n in _burnside_runs(kb, exact, load_toml(text, "board.toml").compile(), text):
             runs += 1
             graph = matching_graph(q)
             seen = {m for ways in graph.charges.values() for m in ways}
             charges |= seen
-            both += got.count > 0 and 0 in seen and max(seen) > 1
+            both += n > 0 and 0 in seen and max(seen) > 1
     # orbits of one, two and more cells, and runs where dominoes the
     # symmetry swaps and classes of monominoes both cover vertices alone
     assert runs > 150 and {0, 1, 2, 3} <= charges and both >= 20, (runs, charges, both)
@@ -461,24 +467,17 @@ def test_one_domino_and_monominoes_alone_are_counted(kb):
     runs = 0
     kinds = collections.Counter()
     for _ in range(120):
-        lattice, cells, _, text = _random_domino_board(rng, 0.7, 0.15)
+        _, cells, _, text = _random_domino_board(rng, 0.7, 0.15)
         dominoes = rng.choice([0, 1, 1, 2])
         # (a board mostly of monominoes is refused by the work its sets take: 24 of 26 cells, 5e10)
         if not 2 * dominoes + 1 <= cells <= 14:
             continue
-        mono = "[0, 0]" if lattice == "triangle" else "[1, 1]"
         text = text.replace('set = "dominoes"\n', f"set = \"dominoes\"\ncount = {dominoes}\n").replace(
             'set = "dihexes"\n', f'set = "dihexes"\ncount = {dominoes}\n')
         if not dominoes:  # no domino piece at all
             text = text[:text.index("[[pieces]]")]
-        text += f'[[pieces]]\ncells = [{mono}]\nname = "M"\ncount = {cells - 2 * dominoes}\n'
-        p = load_toml(text, "board.toml").compile()
-        for g in p.symmetries:
-            q = p.with_constraints(equalities(g))
-            assert kb.supports(q) is None, (text, g)
-            got, want = kb.search(q), exact.search(q)
-            assert (got.count, got.complete) == (want.count, True), (text, g)
-            runs += 1
+        text += f'[[pieces]]\ncells = [[1, 1]]\nname = "M"\ncount = {cells - 2 * dominoes}\n'
+        runs += sum(1 for _ in _burnside_runs(kb, exact, load_toml(text, "board.toml").compile(), text))
         kinds[dominoes] += 1
     assert runs > 60 and min(kinds.values()) > 5, (runs, kinds)
     # the 4 x 4 board with one domino: 24 tilings, 4 up to symmetry, as exact cover counts
