@@ -248,7 +248,8 @@ def matching_graph(problem: Problem) -> _Graph | str:
         if monomers is not None and (set(c.vars) == alone and c.k == monomers or
                                      set(c.vars) == primary - alone and 2 * c.k + monomers == len(items)):
             continue
-        if (set(c.vars) != primary or 2 * c.k != len(items)) and c not in implied:
+        if (set(c.vars) != primary or 2 * c.k != len(items)) and c not in implied \
+                and not _matched_around(c, items, primary):
             # (a count the model implies bounds nothing: it need not be one of these)
             return "it counts some pieces apart (Exactly constraints the cells do not imply)"
     parent = {v: v for v in problem.primary}
@@ -355,6 +356,19 @@ def _counts_apart(problem: Problem) -> tuple[list, set]:
             constraints[piece] = Exactly(1, constraints[piece].vars)
     implied = {c for c in problem.redundant if isinstance(c, Exactly)} - set(constraints)
     return constraints + sorted(implied, key=lambda c: (c.k, c.vars)), implied
+
+
+def _matched_around(c: Exactly, items: list[tuple[int, ...]], primary: set[int]) -> bool:
+    """Whether every perfect matching has ``c.k`` of ``c``'s edges because
+    the edges outside them are exactly those of some vertices, no two
+    joined: each such vertex is matched once, and the matching has half the
+    vertices' number of edges.  One domino with one monomino is this: the
+    monomino's piece is a vertex joined to every cell, and the domino's
+    count is the matching's edges but that one (QA)."""
+    rest = primary - set(c.vars)
+    inside = [vs for vs in items if rest.issuperset(vs)]
+    return (len(items) % 2 == 0 and sum(map(len, inside)) == len(rest) == len(set().union(*inside))
+            and c.k == len(items) // 2 - len(inside))
 
 
 def _too_many(constraints: list, v: int) -> str:

@@ -486,6 +486,31 @@ def test_one_domino_and_monominoes_alone_are_counted(kb):
     assert [jobs.count(board, kb, unique=u).count for u in (False, True)] == [24, 4]
 
 
+def test_one_domino_with_one_monomino_is_counted(kb):
+    # the monomino's piece is a vertex joined to every cell, and then the
+    # domino's count (an Exactly(1): its own piece) is every matching's
+    # edges but that vertex's one; it was refused as a count "apart" (QA)
+    exact = get_backend("exact")
+    boards = [('[board]\nsize = [1, 3]\n', "dominoes", 2, 1),
+              ('[board]\nart = """\n#.\n##\n"""\n', "dominoes", 2, 1),
+              ('lattice = "hex"\n[board]\nart = """\n# #\n #\n"""\n', "dihexes", 3, 1),
+              ('lattice = "hex"\n[board]\nsize = [3, 1]\n', "dihexes", 2, 1)]
+    for board, kind, raw, unique in boards:
+        text = (board + f'[[pieces]]\nset = "{kind}"\ncount = 1\n'
+                '[[pieces]]\ncells = [[1, 1]]\nname = "M"\ncount = 1\n')
+        puzzle = load_toml(text, "b.toml")
+        assert kb.supports(puzzle.compile()) is None, text
+        got = [jobs.count(puzzle, kb, unique=u) for u in (False, True)]
+        want = [jobs.count(puzzle, exact, unique=u) for u in (False, True)]
+        assert [(o.count, o.complete, o.backend) for o in got] == [(raw, True, "kasteleyn"), (unique, True, "kasteleyn")], text
+        assert [o.count for o in want] == [raw, unique], text
+    # a count the matchings do not imply is still refused: 5 cells, 3 covered
+    text = ('[board]\nsize = [1, 5]\n[[pieces]]\nset = "dominoes"\ncount = 1\n'
+            '[[pieces]]\ncells = [[1, 1]]\nname = "M"\ncount = 1\n')
+    assert kb.supports(load_toml(text, "b.toml").compile()) == (
+        "it counts some pieces apart (Exactly constraints the cells do not imply)")
+
+
 def _mirrored_board(rng) -> str:
     """A random rectangle of dominoes with one to four monominoes, and
     holes that a mirror (across the rows or the columns) keeps."""
