@@ -216,7 +216,7 @@ class Tiling(Puzzle):
         # a map that moves no cell differently from another (the turns of a
         # flat 1 x 3 x 4 box) is the same symmetry: listed twice, the views
         # method miscounted; the identity stays, even with no free cell left
-        return distinct_permutations(out) or [{}]
+        return (out if len(prob.primary) >= geometry.ARRAYS_FROM else distinct_permutations(out)) or [{}]
 
     def _piece_symmetries(self):
         """The board symmetries g that map the pieces onto pieces of the same
@@ -421,44 +421,108 @@ def _cell_images(g, board: list) -> tuple:
 def _array_permutations(prob: Problem, board: list, maps) -> list[dict[int, int]]:
     """Tiling._symmetries' permutations of the placements, for each map
     ``(g, swap)`` that takes every placement onto one (the others are
-    dropped), found with arrays: a placement is its piece and its cells'
-    numbers in the board's order, sorted (one row of a piece's array, as
-    bytes); a map's images of a piece's rows, sorted, are looked up among
-    its image piece's rows by binary search."""
+    dropped), each permutation once (distinct_permutations' job, which
+    took 15 s of a 1000 x 1000 board's symmetries: here equal image arrays
+    are equal permutations), found with arrays.
+
+    A placement is its piece and its cells' numbers in the board's order
+    (one row of a piece's array).  A row's key is the sum of a fixed random
+    64-bit number per cell (a set's, whatever the order of its cells); a
+    map's images of a piece's rows are looked up among its image piece's
+    keys by binary search, and each match is checked cell by cell.  Keys
+    two rows share (in 2^64, never seen) fall back to the rows themselves
+    as keys (sorted, as bytes: binary search on those compares bytes, and
+    took 26 of the 1000 x 1000 board's 111 s)."""
     import numpy as np
 
-    number = {c: i for i, c in enumerate(board)}
     points, lo, grid = cell_grid(board)
-    rows: dict[str, list] = {}
+    weight = _cell_weights(len(board))
+    rows: dict[str, tuple[list, list]] = {}
     for v in prob.primary:
         m: Place = prob.meaning(v)
-        rows.setdefault(m.piece, []).append((sorted(number[c] for c in m.cells), v))
+        got = rows.setdefault(m.piece, ([], []))
+        got[0].append(m.cells)
+        got[1].append(v)
     pieces = {}
-    for piece, got in rows.items():
-        cells = np.ascontiguousarray(np.array([r for r, _ in got], dtype=np.int64))
-        keys = cells.view(np.dtype((np.void, cells.dtype.itemsize * cells.shape[1]))).ravel()
-        order = np.argsort(keys, kind="stable")
-        pieces[piece] = (cells, np.array([v for _, v in got], dtype=np.int64), keys[order], order)
-    out = []
+    for piece, (placed, vs) in rows.items():
+        at = np.array(placed, dtype=np.int64)
+        cells = grid_lookup(grid, lo, at.reshape(-1, at.shape[-1])).reshape(at.shape[:2])
+        pieces[piece] = (np.sort(cells, axis=1), np.array(vs, dtype=np.int64), _RowIndex(cells, weight))
+    every = np.concatenate([vs for _, vs, _ in pieces.values()] or [np.zeros(0, dtype=np.int64)])
+    out, seen = [], set()
     for g, swap in maps:
         m, t = g  # (a map of the board onto itself: every image is a cell)
         image = grid_lookup(grid, lo, points @ np.array(m, dtype=np.int64).T + np.array(t, dtype=np.int64))
         if (image < 0).any():
             continue  # not a map of the board onto itself (board_symmetries gives none such)
-        perm: dict[int, int] = {}
-        for piece, (cells, vs, _, _) in pieces.items():
+        found = []
+        for piece, (cells, vs, _) in pieces.items():
             target = pieces.get(swap[piece])
             if target is None or target[0].shape[1] != cells.shape[1]:
                 break
-            moved = np.ascontiguousarray(np.sort(image[cells], axis=1))
-            keys = moved.view(np.dtype((np.void, moved.dtype.itemsize * moved.shape[1]))).ravel()
-            sorted_keys, order = target[2], target[3]
-            at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-            if not (sorted_keys[at] == keys).all():
+            at = target[2].find(image[cells], target[0])
+            if at is None:
                 break  # a placement whose image is none
-            images = target[1][order[at]]
-            change = images != vs
-            perm.update(zip(vs[change].tolist(), images[change].tolist()))
+            found.append(target[1][at])
         else:
-            out.append(perm)
+            images = np.concatenate(found or [every])
+            key = images.tobytes()
+            if key not in seen:
+                seen.add(key)
+                change = images != every
+                out.append(dict(zip(every[change].tolist(), images[change].tolist())))
     return out
+
+
+def _cell_weights(n: int):
+    """The fixed random 64-bit number of each of n cells (_RowIndex keys)."""
+    import numpy as np
+
+    return np.random.default_rng(1).integers(0, 2**63, size=n, dtype=np.int64).view(np.uint64)
+
+
+class _RowIndex:
+    """A piece's rows of cell numbers, found by the set of cells they hold
+    (_array_permutations)."""
+
+    def __init__(self, cells, weight):
+        import numpy as np
+
+        self.weight = weight
+        keys = weight[cells].sum(axis=1, dtype=np.uint64)
+        self.order = np.argsort(keys, kind="stable")
+        self.keys = keys[self.order]
+        self.exact = bool((self.keys[1:] != self.keys[:-1]).all())
+        if not self.exact:
+            self.keys, self.order = self._as_bytes(np.sort(cells, axis=1))
+
+    @staticmethod
+    def _as_bytes(rows):
+        import numpy as np
+
+        rows = np.ascontiguousarray(rows)
+        keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+        order = np.argsort(keys, kind="stable")
+        return keys[order], order
+
+    def find(self, queries, rows):
+        """Each query row's index among the rows (``rows``: them sorted
+        within each row), or None if some query is none of them."""
+        import numpy as np
+
+        moved = np.sort(queries, axis=1)
+        if self.exact:
+            keys = self.weight[queries].sum(axis=1, dtype=np.uint64)
+        else:
+            keys = np.ascontiguousarray(moved).view(
+                np.dtype((np.void, moved.dtype.itemsize * moved.shape[1]))).ravel()
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        if not (self.keys[at] == keys).all():
+            return None
+        at = self.order[at]
+        if self.exact and not (rows[at] == moved).all():
+            # two sets of cells with one key: look the rows themselves up
+            self.keys, self.order = self._as_bytes(rows)
+            self.exact = False
+            return self.find(queries, rows)
+        return at

@@ -149,18 +149,49 @@ def test_the_array_route_finds_the_same_symmetries(monkeypatch):
     from puzzlesat.models.tiling import geometry
     from puzzlesat.models.tiling.tomlfile import load as load_toml
 
+    import numpy as np
+
+    from puzzlesat.models.tiling import puzzle
+
     rng = random.Random(5)
     boards = [load_puzzle(n) for n, p in sorted(bundled().items()) if p.suffix in (".box", ".toml")]
     boards += [load_toml(_random_symmetric_board(rng), "b.toml") for _ in range(40)]
     found = []
+    keyed = puzzle._cell_weights
     for board in boards:
         seen = []
-        for at in (10 ** 9, 0):
+        # (the last with every set of cells one key: rows looked up as bytes)
+        for at, weights in ((10 ** 9, keyed), (0, keyed), (0, lambda n: np.zeros(n, dtype=np.uint64))):
             monkeypatch.setattr(geometry, "ARRAYS_FROM", at)
+            monkeypatch.setattr(puzzle, "_cell_weights", weights)
             board._problem = None
             problem = board.compile()
             seen.append((geometry.board_symmetries(board.lattice, board.board, board.holes), problem.symmetries))
-        assert seen[0] == seen[1], board.title
+        assert seen[0] == seen[1] == seen[2], board.title
         found.append(len(seen[0][1]))
     # boards with no symmetry but the identity, and groups of 2 to 32 maps (the 4-D box)
     assert {1, 2, 4, 8, 12, 32} <= set(found), sorted(set(found))
+
+
+def test_placements_are_found_by_their_cells_when_keys_collide():
+    # a row's key is its cells' random numbers summed; two sets of cells
+    # with one key are told apart by the cells themselves
+    import numpy as np
+
+    from puzzlesat.models.tiling.puzzle import _RowIndex
+
+    weight = np.array([1, 2, 3, 4], dtype=np.uint64)
+    rows = np.array([[0, 3], [0, 1]])
+    index = _RowIndex(rows, weight)
+    assert index.exact  # keys 5 and 3
+    assert index.find(np.array([[1, 0], [3, 0]]), np.sort(rows, axis=1)).tolist() == [1, 0]
+    # {1, 2} has {0, 3}'s key, and is no row
+    assert index.find(np.array([[2, 1]]), np.sort(rows, axis=1)) is None
+    assert not index.exact
+    assert index.find(np.array([[3, 0], [0, 1]]), np.sort(rows, axis=1)).tolist() == [0, 1]
+    # rows that share a key: the rows are the keys from the start
+    rows = np.array([[1, 2], [0, 3]])
+    index = _RowIndex(rows, weight)
+    assert not index.exact
+    assert index.find(np.array([[3, 0], [2, 1]]), np.sort(rows, axis=1)).tolist() == [1, 0]
+    assert index.find(np.array([[0, 2]]), np.sort(rows, axis=1)) is None
