@@ -159,7 +159,7 @@ def header_fields(tokens: list[str], known: tuple[str, ...], numbers: tuple[str,
     for key in numbers:
         if not re.fullmatch(r"[0-9]+", fields[key]):  # ASCII: int() would read a full-width '１'
             raise _malformed(f"{key}={shorten(fields[key])}: not a whole number (digits 0-9)", path, lineno)
-        counts[key] = int(fields[key])
+        counts[key] = _whole(fields[key], f"the {key}= field", path, lineno)
     return fields, counts, tuple(ignored)
 
 
@@ -310,7 +310,7 @@ def read_answer(text: str, path: str | None = None) -> Answer:
         line = raw.strip()
         if not line:
             continue
-        first, _, rest = line.partition(" ")
+        first, rest = (line.split(None, 1) + [""])[:2]  # (any white space after 'v', 's' or 'c': DIMACS's)
         if first == "c":
             if rest.split()[:1] == [HEADER_TAG]:
                 if header is not None:
@@ -368,7 +368,7 @@ def read_answer(text: str, path: str | None = None) -> Answer:
                 raise InputError(f"literal {tok} after the model's terminating 0 (line {ended_at})", path, lineno)
             neg, num = m.groups()
             is_pb = "x" in tok
-            v = int(num)
+            v = _whole(num, "a literal", path, lineno)
             if is_pb and ans.style == "minisat":
                 raise InputError(f"not a literal: {shorten(tok)!r} (MiniSat's result file writes DIMACS literals: "
                                  f"{v}, -{v})", path, lineno)
@@ -413,6 +413,20 @@ def read_answer(text: str, path: str | None = None) -> Answer:
     return ans
 
 
+#: digits past which a number in a DIMACS file is refused: int() refuses
+#: 4,301, and no variable or count of a CNF has 20
+MAX_DIGITS = 19
+
+
+def _whole(digits: str, what: str, path: str | None, lineno: int) -> int:
+    """``digits`` (ASCII, maybe with a '-'), as an int, or a file:line
+    error when it is too long to be any number a CNF holds."""
+    n = len(digits.lstrip("-"))
+    if n > MAX_DIGITS:
+        raise InputError(f"{what} of {n:,} digits is too large", path, lineno)
+    return int(digits)
+
+
 def _ascii_hint(tok: str) -> str:
     """Why a token that looks like a number is not one: the digits DIMACS
     reads are ASCII 0-9, and a full-width '１' is not 1."""
@@ -450,6 +464,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
     header = header_line = p_line = None
     after_p = False
     count = 0
+    last_line = None  # the line of the last literal read
     for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.strip()
         if not line:
@@ -462,7 +477,7 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
                 if not all(re.fullmatch(r"[0-9]+", t) for t in parts[3:]):
                     raise InputError(f"a 'c p show' line lists variables (whole numbers), got "
                                      f"{shorten(' '.join(parts[3:]))!r}", path, lineno)
-                ids = [int(t) for t in parts[3:]]
+                ids = [_whole(t, "a variable", path, lineno) for t in parts[3:]]
                 show = (show or []) + [i for i in ids if i != 0]
             elif parts[1:2] == [HEADER_TAG]:
                 if header is not None:
@@ -476,7 +491,8 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
                     or not all(re.fullmatch(r"[0-9]+", t) for t in parts[2:])):
                 raise InputError(f"bad problem line {shorten(line)!r} (expected 'p cnf VARIABLES CLAUSES')",
                                  path, lineno)
-            n_vars, n_clauses = int(parts[2]), int(parts[3])
+            n_vars, n_clauses = (_whole(parts[2], "the variable count", path, lineno),
+                                 _whole(parts[3], "the clause count", path, lineno))
             p_line = lineno
             continue
         if n_vars is None:
@@ -487,7 +503,8 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
         for tok in line.split():
             if not re.fullmatch(r"-?[0-9]+", tok):  # ASCII: int() would read a full-width '１'
                 raise InputError(f"not a literal: {shorten(tok)!r}{_ascii_hint(tok)}", path, lineno)
-            lit = int(tok)
+            lit = _whole(tok, "a literal", path, lineno)
+            last_line = lineno
             if abs(lit) > n_vars:
                 raise InputError(f"literal {lit} beyond the header's {n_vars} variables", path, lineno)
             if lit == 0:
@@ -500,9 +517,9 @@ def read_cnf(text: str, path: str | None = None, *, keep_clauses: bool = True) -
     if n_vars is None:
         raise InputError("no 'p cnf' line: not a DIMACS CNF file", path)
     if cur:
-        raise InputError("the last clause does not end with 0", path)
+        raise InputError("the last clause does not end with 0", path, last_line)
     if count != n_clauses:
-        raise InputError(f"the header says {n_clauses} clauses, the file has {count}", path)
+        raise InputError(f"the 'p cnf' line says {n_clauses} clauses, the file has {count}", path, p_line)
     if header is not None and (header.vars, header.clauses) != (n_vars, n_clauses):
         raise InputError(f"the 'p cnf' line says {n_vars} variables and {n_clauses} clauses but the "
                          f"'{HEADER_TAG}' comment (line {header_line}) says {header.vars} and "

@@ -156,6 +156,12 @@ def test_partial_assignment_and_pb_tokens():
     assert read_answer("s SATISFIABLE\nv x1\nv -x2 0\n").values == {1: True, 2: False}
 
 
+def test_any_white_space_follows_the_line_type():
+    # DIMACS separates by white space: a tab after 'v' was "unexpected line" (QA)
+    ans = read_answer("c\ta comment\ns\tSATISFIABLE\nv\t1 -2\tx0\n".replace("x0", "0"))
+    assert ans.status == "SAT" and ans.values == {1: True, 2: False}
+
+
 def test_minisat_result_file():
     ans = read_answer("SAT\n-1 2 3 0\n", "r.txt")
     assert ans.style == "minisat" and ans.values == {1: False, 2: True, 3: True}
@@ -192,6 +198,11 @@ def test_statuses_without_model(text, status):
      "first literal, 'x1' (line 2), is pseudo-Boolean (x1, -x1): a solver writes all its literals one way"),
     ("SAT\n1 -x2 3 0\n", 2, "not a literal: '-x2' (MiniSat's result file writes DIMACS literals: 2, -2)"),
     ("s SATISFIABLE\nv x1 x0\n", 2, "not a literal: 'x0' (pseudo-Boolean variables are x1, x2, ...)"),
+    # int() refuses 4,301 digits with a ValueError: it was a traceback (QA)
+    ("s SATISFIABLE\nv 1 " + "7" * 4301 + " 0\n", 2, "a literal of 4,301 digits is too large"),
+    ("s SATISFIABLE\nv x" + "7" * 20 + "\n", 2, "a literal of 20 digits is too large"),
+    ("c puzzlesat-header problem=abc encoding=mixed unique=no vars=" + "9" * 5000 + " clauses=2 primary=3\n"
+     "s SATISFIABLE\nv 1 0\n", 1, "the vars= field of 5,000 digits is too large"),
 ])
 def test_answer_errors_name_file_and_line(text, line, words):
     with pytest.raises(InputError) as e:
@@ -216,8 +227,17 @@ def test_answer_carrying_a_header_line():
 
 
 def test_read_cnf_checks_counts():
-    with pytest.raises(InputError, match="says 2 clauses, the file has 1"):
-        read_cnf("p cnf 2 2\n1 2 0\n")
+    with pytest.raises(InputError, match=r"^x:2: the 'p cnf' line says 2 clauses, the file has 1$"):
+        read_cnf("c a comment\np cnf 2 2\n1 2 0\n", "x")
+    # (the end of the file, named by its line: it had none)
+    with pytest.raises(InputError, match=r"^x:3: the last clause does not end with 0$"):
+        read_cnf("p cnf 2 2\n1 2 0\n-1\n\n", "x")
+    for text, what in (("p cnf " + "9" * 4301 + " 1\n1 0\n", "the variable count of 4,301 digits"),
+                       ("p cnf 2 " + "9" * 20 + "\n1 0\n", "the clause count of 20 digits"),
+                       ("c p show 1 " + "9" * 4301 + " 0\np cnf 2 1\n1 0\n", "a variable of 4,301 digits"),
+                       ("p cnf 2 1\n1 -" + "9" * 4301 + " 0\n", "a literal of 4,301 digits")):
+        with pytest.raises(InputError, match=f"^x:[12]: {what} is too large$"):
+            read_cnf(text, "x")
     with pytest.raises(InputError, match=r"x:2: literal 3 beyond"):
         read_cnf("p cnf 2 1\n1 3 0\n", "x")
     assert falsified([[1, 2], [-1], [3]], {1: True, 2: False}) == [1]
