@@ -76,10 +76,17 @@ class _El:
         return [c for c in self.children if c.tag == tag]
 
     def iter(self, tag: str):
-        for c in self.children:
+        """The elements ``tag`` below this one, in document order (a loop,
+        not a recursion: a file may nest elements 100,000 deep)."""
+        stack = [iter(self.children)]
+        while stack:
+            c = next(stack[-1], None)
+            if c is None:
+                stack.pop()
+                continue
             if c.tag == tag:
                 yield c
-            yield from c.iter(tag)
+            stack.append(iter(c.children))
 
 
 _XML_ENTITIES = {"amp", "lt", "gt", "quot", "apos"}
@@ -245,9 +252,20 @@ def load(text: str, path: str) -> Nonogram:
 
 def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     root = _parse_tree(text, path)
-    puzzles = list(root.iter("puzzle"))
+    top = root.children[0]  # (expat: a document has one root element)
+    # the puzzle is the root, or in the <puzzleset> that is: one anywhere
+    # else (in an element the reader would ignore) was read all the same (QA)
+    puzzles = [top] if top.tag == "puzzle" else top.findall("puzzle") if top.tag == "puzzleset" else []
     if not puzzles:
-        raise InputError("no <puzzle> element: not a webpbn XML puzzle file", path, 1)
+        astray = next(top.iter("puzzle"), None)
+        if astray is None:
+            raise InputError("no <puzzle> element: not a webpbn XML puzzle file", path, 1)
+        if top.tag != "puzzleset":
+            raise InputError(f"the root element is <{echo(top.tag)}>: webpbn's format puts the <puzzle> "
+                             f"(line {astray.line}) in a <puzzleset>, or has it as the root", path, top.line)
+        outer = next(c for c in top.children if any(x is astray for x in c.iter("puzzle")))
+        raise InputError(f"<puzzle> inside <{echo(outer.tag)}> (line {outer.line}): webpbn's format puts it "
+                         "directly in <puzzleset>", path, astray.line)
     if len(puzzles) > 1:
         raise InputError(f"{len(puzzles)} puzzles in one file; give one puzzle per file", path, puzzles[1].line)
     pz = puzzles[0]
@@ -255,7 +273,7 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     if kind != "grid":
         raise InputError(f"puzzle type {echo(kind)!r} is not supported (only 'grid')", path, pz.line)
     pset = root.find("puzzleset")
-    _check(pset if pset is not None and any(c is pz for c in pset.children) else pz, path, ignored)
+    _check(top, path, ignored)
     default = pz.attrs.get("defaultcolor", "black")
     background = pz.attrs.get("backgroundcolor", "white")
     chars = _colours(pz, path)

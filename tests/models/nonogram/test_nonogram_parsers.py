@@ -201,6 +201,15 @@ def test_xml_multicolour_is_refused_clearly():
 @pytest.mark.parametrize("text,message", [
     ("<puzzleset><puzzle>", "b.xml:1: not well-formed XML: no element found"),
     ("<x/>", "b.xml:1: no <puzzle> element: not a webpbn XML puzzle file"),
+    # a puzzle in an element the reader ignores was read, that element and all else in it dropped (QA)
+    ("<puzzleset>\n<wrap>\n<puzzle/>\n</wrap>\n</puzzleset>",
+     "b.xml:3: <puzzle> inside <wrap> (line 2): webpbn's format puts it directly in <puzzleset>"),
+    ("<wrap>\n<title>t</title>\n<puzzle/>\n</wrap>",
+     "b.xml:1: the root element is <wrap>: webpbn's format puts the <puzzle> (line 3) in a <puzzleset>, "
+     "or has it as the root"),
+    # (the search for one went one call deeper per level: a RecursionError at 1,000, QA)
+    ("<puzzleset>" + "<a>" * 5000 + "</a>" * 5000 + "</puzzleset>",
+     "b.xml:1: no <puzzle> element: not a webpbn XML puzzle file"),
     ("<puzzle>\n<clues type=\"rows\"><line><count>x</count></line></clues>\n</puzzle>",
      "b.xml:2: row 1 clue 'x': 'x' is not a whole number"),
     ("<puzzle>\n<clues type=\"rows\"><line><count>\uff11</count></line></clues>\n</puzzle>",
