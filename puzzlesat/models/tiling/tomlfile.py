@@ -99,6 +99,9 @@ def load(text: str, path: str):
             line = max(1, len(text_lines(text)))
         msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
         raise InputError(f"TOML syntax: {msg}", path, line) from None
+    except RecursionError:  # tomllib reads nested arrays and inline tables by recursion (QA)
+        raise InputError("TOML: arrays or inline tables nested too deeply to read", path,
+                         _deepest_line(text)) from None
     except ValueError as e:  # tomllib lets int()'s refusal of a number of more than 4,300 digits through
         m = re.search(r"value has (\d+) digits", str(e))
         if m is None:
@@ -107,6 +110,29 @@ def load(text: str, path: str):
         line = text.count("\n", 0, at.start()) + 1 if at else None
         raise InputError(f"a number of {int(m.group(1)):,} digits is too large", path, line) from None
     return _Reader(text, path).read(data)
+
+
+def _deepest_line(text: str, deep: int = 100) -> int | None:
+    """The line where brackets and braces first nest ``deep`` levels (outside
+    strings and comments, roughly: for an error's line only)."""
+    depth, quote, line = 0, None, 1
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            line += 1
+            if quote in ("#", '"', "'"):  # (a comment, or a one-line string, ends here)
+                quote = None
+        elif quote is not None:
+            if ch == quote and text[i - 1] != "\\":
+                quote = None
+        elif ch in "\"'#":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+            if depth >= deep:
+                return line
+        elif ch in "]}":
+            depth -= 1
+    return None
 
 
 # ------------------------------------------------------------ line numbers

@@ -301,6 +301,15 @@ def test_a_board_too_large_is_refused_before_any_cell_is_made(text, message):
     assert _error(text) == message
 
 
+@pytest.mark.parametrize("text,line", [
+    ('title = "[[[["  # [[[[\n[board]\nsize = [2,\n' + "[" * 1000 + "]" * 1000 + "]\n" + DOMINOES, 4),
+    ("[board]\nsize = [2, 2]\n" + DOMINOES + "x = " + "{a=" * 3000 + "1" + "}" * 3000 + "\n", 5),
+])
+def test_nesting_too_deep_for_the_toml_reader_is_an_error_at_its_line(text, line):
+    # tomllib recurses once per level: a RecursionError was a traceback (QA)
+    assert _error(text) == f"t.toml:{line}: TOML: arrays or inline tables nested too deeply to read"
+
+
 @pytest.mark.parametrize("lattice,board,pieces", [
     ("square", "size = [3, 4]", DOMINOES),
     ("cubic", "size = [2, 3, 4]", DOMINOES),
