@@ -138,6 +138,23 @@ def _deepest_line(text: str, deep: int = 100) -> int | None:
 # ------------------------------------------------------------ line numbers
 
 
+def _closes(text: str, quote: str) -> bool:
+    """Whether a multi-line string of ``quote`` (three double or three
+    single quotes) open before ``text`` ends in it.  In a basic one (double
+    quotes) a backslash escapes the next character: a backslash and three
+    double quotes are three quotes, not the end (QA: counting the quotes
+    put the keys after one a line early)."""
+    i = 0
+    while i < len(text):
+        if text[i] == "\\" and quote == '"""':
+            i += 2
+        elif text.startswith(quote, i):
+            return True
+        else:
+            i += 1
+    return False
+
+
 class _Lines:
     """Where each table and key of a TOML text is (1-based lines), found by
     scanning the text: tomllib reports lines for syntax errors only."""
@@ -155,7 +172,7 @@ class _Lines:
         open_quote = None
         for no, line in enumerate(self._raw, 1):
             if open_quote:
-                if line.count(open_quote) % 2 == 1:
+                if _closes(line, open_quote):
                     open_quote = None
                 continue
             h = self._HEADER.match(line)
@@ -187,7 +204,7 @@ class _Lines:
                 self.string_at.setdefault(key, (no, m.start(2)))
             for q in ('"""', "'''"):
                 if value.startswith(q):
-                    if value[3:].count(q) % 2 == 0:
+                    if not _closes(value[3:], q):
                         open_quote = q
                     break
 

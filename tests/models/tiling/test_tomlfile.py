@@ -570,3 +570,17 @@ def test_a_sub_table_of_a_piece_is_reported_at_its_own_header():
     assert _error('[board]\nsize = [2, 4]\n[[pieces]]\nname = "d"\ncells = [[1,1],[1,2]]\n[[pieces]]\nname = "e"\n'
                   'cells = [[1,1],[1,2]]\ncount = 3\n[pieces.counts]\nx = 1\n').startswith(
         "t.toml:10: unknown key 'counts' in a [[pieces]] entry")
+
+
+@pytest.mark.parametrize("source,line", [
+    ('source = """a \\""" b"""\n', 3),  # an escaped quote in a basic string: not its end
+    ('source = """note \\"""\n[board]\nsize = [9, 9]\n"""\n', 6),
+    ('source = """a""" # """\n', 3),  # quotes in the comment after it
+    ("source = \'\'\'a\\\'\'\'\n", 3),  # no escapes in a literal one
+    ('source = """\nx \\"""\n y"""\n', 5),  # over lines
+])
+def test_lines_after_a_multi_line_string_are_found(source, line):
+    # the quotes were counted: an escaped one ended the string, and later
+    # errors had no line or another's (QA)
+    text = source + '[board]\nsize = [2, "x"]\n' + DOMINOES
+    assert _error(text) == f"t.toml:{line}: a size must be a whole number, got 'x'"
