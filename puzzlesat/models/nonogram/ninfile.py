@@ -7,7 +7,8 @@
     2 1           then `width` column clues, left to right
 
 ``0`` is an empty clue; an empty line is one too when the count of lines
-comes out right that way (otherwise blank lines are ignored).  Lines starting
+comes out right that way (otherwise blank lines are ignored, with a
+warning for one among the row or among the column clues).  Lines starting
 with ``#`` are comments.  Anything else in a clue line that is not a whole
 number (``1;1``, ``1x``), and a comma with no number on one side (``1,``,
 ``1,,1``), is an error: no spec lets a reader ignore it.  The first line is
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ...errors import InputError, plural, text_lines
-from .build import Draft, echo, finish, read_clue, read_size
+from .build import Draft, Ignored, blank_lines, echo, finish, load_noting, read_clue, read_size
 from .nonfile import clue_tokens
 from .puzzle import Nonogram
 
@@ -28,6 +29,10 @@ _HEADER = re.compile(r"([^\s,x]+)(?:\s*[,x]\s*|\s+)([^\s,x]+)")
 
 
 def load(text: str, path: str) -> Nonogram:
+    return load_noting(_load, text, path, Ignored(path))
+
+
+def _load(text: str, path: str, ignored: Ignored) -> Nonogram:
     lines = [(n + 1, s.strip()) for n, s in enumerate(text_lines(text)) if not s.strip().startswith("#")]
     while lines and lines[0][1] == "":
         lines.pop(0)
@@ -47,7 +52,11 @@ def load(text: str, path: str) -> Nonogram:
     need = d.height + d.width
     if len(lines) != need:
         nonblank = [(n, s) for n, s in lines if s]
-        if len(nonblank) == need or len(nonblank) > need:
+        if len(nonblank) == need:
+            # (a blank line between the row and the column clues only parts them)
+            blank_lines(lines, [nonblank[:d.height]], "row", d.height, ignored)
+            blank_lines(lines, [nonblank[d.height:]], "column", d.width, ignored)
+        if len(nonblank) >= need:
             lines = nonblank
     if len(lines) > need:
         n, s = lines[need]

@@ -15,7 +15,8 @@ Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
   clue.  Blank lines may also just separate keys: blank lines at a section's
   ends are dropped while it has more lines than clues, and blank lines
   inside it are empty clues when that gives the right count, else ignored
-  (Simpson's files use blank lines as separators, nonogram-db's as empties).
+  with a warning (Simpson's files use blank lines as separators,
+  nonogram-db's as empties).
 - A section runs on while its lines start with a digit.  Until it has as
   many lines as the height (width), a line that does not is still one of its
   clues, and an error names it (``row 2 clue 'x': 'x' is not a whole
@@ -57,7 +58,7 @@ import html
 import re
 
 from ...errors import InputError, plural, text_lines
-from .build import Draft, Ignored, echo, finish, load_noting, read_clue, read_size
+from .build import blank_lines, Draft, Ignored, echo, finish, load_noting, read_clue, read_size
 from .puzzle import Nonogram
 
 _META = ("title", "by", "copyright", "license", "catalogue")
@@ -240,13 +241,14 @@ def _section(section, expected: int, key: str, path, header_line: int, colours: 
         section.pop()
     while section and section[0][1] == "" and len(section) > expected:
         section.pop(0)
+    what = "row" if key == "rows" else "column"
     if len(section) != expected:
         nonblank = [(n, s) for n, s in section if s]
         if len(nonblank) == expected:
+            blank_lines(section, [nonblank], what, expected, ignored)
             section = nonblank
     while len(section) != expected and section and section[-1][1] == "":  # blanks ending a short section
         section.pop()
-    what = "row" if key == "rows" else "column"
     dim = "height" if key == "rows" else "width"
     clues = [_clue(s, path, n, colours, ignored, what=f"{what} {k + 1} clue") for k, (n, s) in enumerate(section)]
     if len(section) > expected:

@@ -699,3 +699,20 @@ def test_xml_predefined_and_declared_colours_are_defined():
     text = _tiny('<color name="black" char="X">000</color>', '<color name="ink" char="X">000</color>')
     text = text.replace('defaultcolor="black"', 'defaultcolor="ink"')
     assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))
+
+
+def test_a_blank_line_among_clues_that_is_ignored_is_said():
+    # a blank line is an empty clue when that gives the right count, else it
+    # is dropped; dropped among the clues (not around them), it may be the
+    # author's empty row with one clue line too many: it was dropped unsaid (QA)
+    warning = "{}:3: blank line among the row clues ignored: the other lines are the 3 clues (an empty clue is written 0)"
+    p = ninfile.load("3 3\n1\n\n1\n1\n0\n3\n0\n", "f.nin")
+    assert (p.rows, p.cols, p.ignored) == ([(1,), (1,), (1,)], [(), (3,), ()], (warning.format("f.nin"),))
+    p = nonfile.load("width 3\nheight 3\nrows\n1\n\n1\n1\ncolumns\n0\n3\n0\n", "f.non")
+    assert p.ignored == (warning.format("f.non").replace(":3:", ":5:"),)
+    # between the sections, and around them, a blank line only parts them
+    assert ninfile.load("3 3\n\n1\n1\n1\n\n0\n3\n0\n\n", "f.nin").ignored == ()
+    assert nonfile.load("width 3\nheight 3\nrows\n\n1\n1\n1\n\ncolumns\n0\n3\n0\n", "f.non").ignored == ()
+    # and where it gives the right count it is the empty clue it reads as
+    p = ninfile.load("3 3\n1\n\n1\n0\n3\n0\n", "f.nin")
+    assert (p.rows, p.ignored) == ([(1,), (), (1,)], ())
