@@ -23,7 +23,9 @@ a negative expected count.  Any other comment stays a comment: other tools
 write .box files too.  But a comment of the shape ``# key: value`` whose key
 is one lower-case word (``# titel: x``, ``# frobnicate: 3``) or looks like a
 known key (``# Expected count: 8``) is read as a comment with a warning
-(``Tiling.ignored``), so that a misspelt key is not dropped without a word.
+(``Tiling.ignored``), so that a misspelt key is not dropped without a word;
+a known key in a comment after a statement (``BOX / 2 * 4  # title: x``) is
+not read, with a warning too: keys go on a line of their own.
 A problem in a statement continued over several lines is reported at the
 line that holds the offending text, quoted as written.
 
@@ -137,9 +139,14 @@ def _load(text: str, path: str, warnings: list[str]):
         unknown = _unknown_key(raw)
         if unknown:
             warnings.append(f"{path}:{no}: {unknown}")
-        line = raw.split("#", 1)[0].rstrip()
+        line, hash_, comment = raw.partition("#")
+        line = line.rstrip()
         if not line.strip():
             continue
+        after = _META.match(hash_ + comment)
+        if after:  # a key is read on a line of its own only (QA: this one was dropped unsaid)
+            warnings.append(f"{path}:{no}: '# {after.group(1).lower()}:' after a statement is a plain comment, "
+                            "not read: a key goes on a line of its own")
         control = control_character(line)
         if control:
             raise InputError(f"{shorten(repr(line.strip()))} holds {control}", path, no)

@@ -302,6 +302,16 @@ def test_plain_comments_stay_quiet_comments(comment):
     assert t.ignored == () and t.title == "f"
 
 
+def test_a_key_in_a_comment_after_a_statement_is_not_read_and_is_said():
+    # keys are read on a line of their own; after a statement one was a
+    # comment with no word, though it looks like a key (QA)
+    t = load("BOX / 1 * 2   # expected-count: 7\nELEMENT / (D) (1, 1), (1, 2)  #Title: x\n", "f.box")
+    assert t.ignored == (
+        "f.box:1: '# expected-count:' after a statement is a plain comment, not read: a key goes on a line of its own",
+        "f.box:2: '# title:' after a statement is a plain comment, not read: a key goes on a line of its own")
+    assert t.expected == {} and t.title == "f"
+
+
 def test_the_warnings_are_printed_before_the_error_when_the_file_is_refused(tmp_path, cli):
     f = tmp_path / "k.box"
     f.write_text("# titel: two dominoes\nBOX / 2 * 2\nELEMENT / (D) (1, 1), (1 2)\n")
