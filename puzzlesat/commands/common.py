@@ -26,7 +26,10 @@ def add_instance(p) -> None:
 def add_backend_options(p, job: str) -> None:
     default = {"count": "the fastest exact engine available",
                "check": "cadical195, handing over to cpsat when a search from the file's goal picture "
-                        "has not ended after 0.5 s"}.get(job, "cadical195")
+                        "has not ended after 0.5 s",
+               # (QA: it said cadical195, which is one of the two)
+               "solve": "exact raced against cadical195 where both take the puzzle (tilings, and "
+                        "nonograms that are exact covers), else cadical195"}[job]
     p.add_argument("--backend", "-b", metavar="NAME", help=f"engine (puzzlesat backends); default: {default}")
     p.add_argument("--encoding", "-e", metavar="NAME", choices=list(ENCODINGS),
                    help=f"CNF cardinality encoding: {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")

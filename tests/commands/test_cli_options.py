@@ -597,3 +597,14 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_search(cli, tmp_
         # an empty name was taken for no file at all, and nothing was written
         r = cli(*args, "")
         assert (r.code, r.out, r.err) == (2, "", f"puzzlesat: {opt}: the file name is empty\n")
+
+
+def test_solve_help_names_the_default_it_uses(cli):
+    # it said "default: cadical195", while a tiling's solve races exact against it (QA)
+    r = cli("solve", "--help")
+    text = " ".join(r.out.split())
+    assert r.code == 0 and ("default: exact raced against cadical195 where both take the puzzle (tilings, and "
+                            "nonograms that are exact covers), else cadical195") in text
+    tiling, nonogram = (json.loads(cli("solve", name, "--json").out) for name in ("pentomino-3x20", "5-dom"))
+    assert "raced against" in tiling["backend_choice"] and tiling["backend"] in ("exact", "cadical195")
+    assert nonogram["backend"] == "cadical195"
