@@ -150,8 +150,29 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(args, f"puzzlesat: stopped: {e}", "time-limit", EXIT_INCOMPLETE)
     except BrokenPipeError:  # (binary output, sys.stdout.buffer: its answer is unknown here)
         return EXIT_OK
+    except Exception as e:
+        # a time limit or Ctrl-C that something wrapped on its way out (an
+        # import's "Error calling __set_name__"): still what it was
+        cause = _wrapped(e, (BuildTimeLimit, KeyboardInterrupt))
+        if isinstance(cause, BuildTimeLimit):
+            return _fail(args, f"puzzlesat: stopped: {cause}", "time-limit", EXIT_INCOMPLETE)
+        if isinstance(cause, KeyboardInterrupt):
+            return _fail(args, "puzzlesat: interrupted", "interrupted", EXIT_INCOMPLETE)
+        raise
     finally:
         sys.stdout = real_stdout
+
+
+def _wrapped(e: BaseException, kinds: tuple) -> BaseException | None:
+    """The exception of one of ``kinds`` that ``e`` was raised from or
+    while handling, if any."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, kinds):
+            return e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
 
 
 class _ClosedPipeSafe:

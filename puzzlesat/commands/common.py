@@ -150,6 +150,24 @@ def time_limit_said(args, searched: float) -> str:
             "of search)")
 
 
+#: seconds after which a time limit that ran out where it could not be
+#: raised (_unsafe_to_raise) is tried again
+RAISE_RETRY = 0.005
+
+
+def _unsafe_to_raise(frame) -> bool:
+    """Whether an exception raised at ``frame`` would not reach the command:
+    in a module being imported (the import machinery wraps it, e.g. in
+    "Error calling __set_name__": a traceback, exit 1, QA) or in a
+    finaliser (``__del__``: Python prints it as ignored, and goes on)."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
 @contextlib.contextmanager
 def time_limited(seconds: float | None, message: str):
     """Run the block with a limit on its wall time (None: none): past it,
@@ -162,6 +180,9 @@ def time_limited(seconds: float | None, message: str):
         return
 
     def ran_out(signum, frame):
+        if _unsafe_to_raise(frame):
+            signal.setitimer(signal.ITIMER_REAL, RAISE_RETRY)  # a moment later, out of it
+            return
         raise BuildTimeLimit(message)
 
     previous = signal.signal(signal.SIGALRM, ran_out)

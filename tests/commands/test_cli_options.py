@@ -608,3 +608,45 @@ def test_solve_help_names_the_default_it_uses(cli):
     tiling, nonogram = (json.loads(cli("solve", name, "--json").out) for name in ("pentomino-3x20", "5-dom"))
     assert "raced against" in tiling["backend_choice"] and tiling["backend"] in ("exact", "cadical195")
     assert nonogram["backend"] == "cadical195"
+
+
+def test_a_time_limit_that_runs_out_in_an_import_is_raised_after_it(tmp_path, monkeypatch):
+    # the limit's SIGALRM fired while a module was imported: the import
+    # wrapped it ("Error calling __set_name__") and the command ended in a
+    # traceback, exit 1 (QA); now it waits for the import to end
+    from puzzlesat.commands.common import time_limited
+    from puzzlesat.errors import BuildTimeLimit
+
+    (tmp_path / "slow_import_for_limit.py").write_text(
+        "import time\n\n\nclass Slow:\n    def __set_name__(self, owner, name):\n"
+        "        t = time.perf_counter()\n        while time.perf_counter() - t < 0.2:\n            pass\n\n\n"
+        "class Owner:\n    x = Slow()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(BuildTimeLimit, match="^out of time$"):
+        with time_limited(0.02, "out of time"):
+            import slow_import_for_limit  # noqa: F401
+            assert "slow_import_for_limit" in sys.modules  # (whole)
+            while True:
+                pass
+    monkeypatch.delitem(sys.modules, "slow_import_for_limit")
+
+
+@pytest.mark.parametrize("cause,kind,message", [
+    ("BuildTimeLimit", "time-limit", "puzzlesat: stopped: the time limit (1 s) ran out"),
+    ("KeyboardInterrupt", "interrupted", "puzzlesat: interrupted"),
+])
+def test_a_wrapped_time_limit_or_interrupt_is_still_one(monkeypatch, capsys, cause, kind, message):
+    from puzzlesat import cli, errors
+    from puzzlesat.commands import common
+
+    def wrapped(*a, **k):
+        try:
+            raise getattr(errors, cause, KeyboardInterrupt)("the time limit (1 s) ran out")
+        except BaseException as e:
+            raise RuntimeError("Error calling __set_name__") from e
+
+    monkeypatch.setattr(common, "load_puzzle", wrapped)
+    assert cli.main(["solve", "pentomino-3x20", "--json"]) == 3
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"error": message.removeprefix("puzzlesat: "), "kind": kind, "exit_code": 3}
+    assert err.strip() == message
