@@ -263,7 +263,7 @@ def run(args) -> int:
         else:  # the same CNF with every encoding: its auxiliary variables are off
             why = "its auxiliary variables do not fit this CNF, which is the same with every encoding"
         of = f"the {encoding} encoding" if cardinal else "the CNF"
-        result["note"] = (f"the answer falsifies {len(bad)} clauses of {of}"
+        result["note"] = (f"the answer falsifies {plural(len(bad), 'clause')} of {of}"
                           f"{' with --unique' if unique else ''} (first: clause {first + 1}: "
                           f"{' '.join(map(str, clauses[first]))} 0); {why}")
     result.update(valid=True, solution=puzzle.solution_json(sol))

@@ -47,7 +47,7 @@ def run(args) -> int:
     print(puzzle.title or args.instance)
     if "pieces" in fam:
         kept = fam.get("piece_symmetries")
-        print(f"{fam.get('lattice', '')} board, {fam.get('board_cells')} cells to cover, "
+        print(f"{fam.get('lattice', '')} board, {plural(fam.get('board_cells'), 'cell')} to cover, "
               f"{plural(fam.get('board_symmetries'), 'board symmetry', 'board symmetries')}"
               + (f" ({kept} of them also map the set of pieces onto itself)"
                  if kept is not None and kept != fam.get("board_symmetries") else ""))

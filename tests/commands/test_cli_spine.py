@@ -138,6 +138,9 @@ def test_info_counts_the_board_symmetries_and_says_why_there_is_no_solution(cli,
     assert f"no solution possible: piece I6 ({f}:3) fits nowhere on the board" in r.out.splitlines()
     d = cli("info", f, "--json").json()
     assert (d["board_symmetries"], d["piece_symmetries"]) == (4, 4)
+    # (one cell: it said "1 cells to cover", QA)
+    f.write_text('[board]\nsize = [1, 1]\n[[pieces]]\nname = "M"\nart = "#"\n')
+    assert cli("info", f).out.splitlines()[1] == "square board, 1 cell to cover, 1 board symmetry"
     assert d["no_solution"] == f"piece I6 ({f}:3) fits nowhere on the board" and d["area_mismatch"] is None
     # count's precheck answer says the board's symmetries too (it said 1: no placement to permute)
     assert cli("count", f, "--unique", "--json").json()["symmetries"] == 4
