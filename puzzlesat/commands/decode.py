@@ -203,8 +203,9 @@ def run(args) -> int:
     bad = falsified(clauses, answer.values)
     sol = puzzle.decode(problem, true_primary)
     result.update(assigned=len(answer.values), variables=n_vars, true_primary=len(true_primary))
-    if opb is None:
-        result.update(falsified_clauses=len(bad))
+    # (an OPB file's constraints, rebuilt as the export writes them, like the CNF's clauses)
+    broken = opb_export.broken(answer.values) if opb_export is not None else []
+    result.update(falsified_clauses=len(bad)) if opb is None else result.update(broken_constraints=len(broken))
     try:
         puzzle.verify(sol)
     except VerificationError as e:
@@ -221,19 +222,25 @@ def run(args) -> int:
             raise InputError(f"the answer assigns {assigns}, but {has} {n_vars}: "
                              f"it was cut short, or it belongs to {other} (the decoded board fails: {e})",
                              apath) from None
-        extra = f"; the answer also falsifies {plural(len(bad), 'clause')} of the CNF" if bad else ""
+        extra = (f"; the answer also falsifies {plural(len(bad), 'clause')} of the CNF" if bad else
+                 f"; the answer also breaks {plural(len(broken), 'constraint')} of the OPB file" if broken else "")
         _failed(args, result, f"{apath}: the solver's model is not a solution: {e}{extra}", str(e))
     conflict = None  # the answer's values that no model of the CNF has together
-    if not bad and opb is None and len(answer.values) < n_vars:
-        conflict = _no_model_with(clauses, answer.values)
+    if not bad and not broken and len(answer.values) < n_vars:
+        if opb is None:
+            conflict = _no_model_with(clauses, answer.values)
+        else:  # the same model's CNF, whose variables 1..n_vars of the model are the OPB file's (QA)
+            conflict = _no_model_with(clean_clauses(encode_cnf(model, DEFAULT_ENCODING).clauses),
+                                      {v: b for v, b in answer.values.items() if v <= model.n_vars})
         if conflict is not None:
             result.update(unassigned=n_vars - len(answer.values), conflicting_values=len(conflict))
     if conflict is not None:
-        shown = " ".join(map(str, conflict[:CONFLICT_SHOWN])) + (" ..." if len(conflict) > CONFLICT_SHOWN else "")
+        lits = [f"{'-' if l < 0 else ''}x{abs(l)}" for l in conflict] if opb is not None else list(map(str, conflict))
+        shown = " ".join(lits[:CONFLICT_SHOWN]) + (" ..." if len(conflict) > CONFLICT_SHOWN else "")
         has = f"its literal {shown}" if len(conflict) == 1 else f"its literals {shown} together"
         unfit = (f"it leaves {n_vars - len(answer.values)} of the {n_vars} variables unassigned, and no model of "
-                 f"the CNF has {has}")
-    if conflict is not None and declared is not None:
+                 f"the {'OPB file' if opb is not None else 'CNF'} has {has}")
+    if conflict is not None and (declared is not None or opb is not None):
         of = args.cnf if at[0] == args.cnf else f"the CNF its '{HEADER_TAG}' comment (line {at[1]}) names"
         _failed(args, result, f"{apath}: the answer is not part of a model of {of}: {unfit}, so the solver "
                               "(or the answer file) is wrong, though its primary variables decode to a valid board")
@@ -244,6 +251,14 @@ def run(args) -> int:
             why = "was it exported with another --encoding?" if cardinal else "its values do not fit this CNF"
         of = f"the {encoding} encoding" if cardinal else "the CNF"
         result["note"] = f"the answer is part of no model of {of}{' with --unique' if unique else ''}: {unfit}; {why}"
+    if broken:
+        # the header's counts are this instance's export's: the answer breaks the file the solver read
+        first = broken[0]
+        _failed(args, result, f"{apath}: the answer is not a model of {at[0]}: it breaks "
+                              f"{plural(len(broken), 'constraint')} (first: constraint {first + 1}: "
+                              f"{opb_export.constraints[first]}), "
+                              "so the solver (or the answer file) is wrong, though its primary variables decode "
+                              "to a valid board")
     if bad and declared is not None:
         # an identity line fixed the encoding and --unique, and its counts are
         # this instance's: the CNF the solver read is this one, and an answer

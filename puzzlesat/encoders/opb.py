@@ -25,22 +25,43 @@ from ..problem import AtMostOne, Clause, Exactly, ExactlyOne, Problem, Regular
 from .dimacs import clean_clauses, problem_digest, source_comments, var_comments
 
 
+#: one linear constraint: its terms (coefficient, variable), ">=" or "=", and its right side
+Row = tuple[tuple[tuple[int, int], ...], str, int]
+
+
 @dataclass
 class OpbExport:
     comments: list[str]
     n_vars: int
-    constraints: list[str]
+    rows: list[Row]
 
     @property
     def n_constraints(self) -> int:
-        return len(self.constraints)
+        return len(self.rows)
+
+    @property
+    def constraints(self) -> list[str]:
+        """The constraints as the file writes them."""
+        return [_text(r) for r in self.rows]
+
+    def broken(self, values: dict[int, bool]) -> list[int]:
+        """Indices (0-based) of the constraints that ``values`` break: every
+        variable assigned, and the sum off its side (decode's check of a PB
+        solver's answer, as falsified() is of a SAT solver's)."""
+        out = []
+        for i, (terms, op, rhs) in enumerate(self.rows):
+            if all(v in values for _, v in terms):
+                total = sum(c for c, v in terms if values[v])
+                if (total != rhs) if op == "=" else (total < rhs):
+                    out.append(i)
+        return out
 
     def lines(self) -> Iterator[str]:
         yield f"* #variable= {self.n_vars} #constraint= {len(self.constraints)}\n"
         for c in self.comments:
             yield c + "\n"
-        for c in self.constraints:
-            yield c + "\n"
+        for r in self.rows:
+            yield _text(r) + "\n"
 
 
 def build_opb(problem: Problem, *, title: str = "", instance: str = "", family: str = "",
@@ -49,14 +70,14 @@ def build_opb(problem: Problem, *, title: str = "", instance: str = "", family: 
     pool = IDPool()
     for m in problem.meanings:
         pool.id(("var", m))
-    cons: list[str] = []
+    cons: list[Row] = []
     for c in problem.constraints:
         if isinstance(c, ExactlyOne):
-            cons.append(_sum(c.vars, 1) + " = 1 ;")
+            cons.append((_sum(c.vars, 1), "=", 1))
         elif isinstance(c, Exactly):
-            cons.append(_sum(c.vars, 1) + f" = {c.k} ;")
+            cons.append((_sum(c.vars, 1), "=", c.k))
         elif isinstance(c, AtMostOne):
-            cons.append(_sum(c.vars, -1) + " >= -1 ;")
+            cons.append((_sum(c.vars, -1), ">=", -1))
         elif isinstance(c, Clause):
             cons.extend(_clause(cl) for cl in clean_clauses([c.lits]))
         elif isinstance(c, Regular):
@@ -122,12 +143,17 @@ def read_opb_header(text: str, path: str | None = None) -> tuple[OpbHeader, int]
                      counts["primary"], ignored), lineno
 
 
-def _sum(vars_, coef: int) -> str:
-    return " ".join(f"{coef:+d} x{v}" for v in vars_)
+def _sum(vars_, coef: int) -> tuple[tuple[int, int], ...]:
+    return tuple((coef, v) for v in vars_)
 
 
-def _clause(lits) -> str:
+def _clause(lits) -> Row:
     if not lits:
-        return "+0 x1 >= 1 ;"  # unsatisfiable, as the empty clause is
+        return ((0, 1),), ">=", 1  # unsatisfiable, as the empty clause is
     neg = sum(1 for l in lits if l < 0)
-    return " ".join(f"{'+1' if l > 0 else '-1'} x{abs(l)}" for l in lits) + f" >= {1 - neg} ;"
+    return tuple((1 if l > 0 else -1, abs(l)) for l in lits), ">=", 1 - neg
+
+
+def _text(row: Row) -> str:
+    terms, op, rhs = row
+    return " ".join(f"{c:+d} x{v}" for c, v in terms) + f" {op} {rhs} ;"

@@ -978,3 +978,66 @@ def test_decode_checks_the_header_counts_of_an_answer_without_a_model(tmp_path, 
     assert main(["decode", "dominoes-2x4", bad]) == 2
     assert capsys.readouterr().err == (f"puzzlesat: {bad}:1: the CNF has {n + 1} clauses but this instance with "
                                        f"encoding mixed has {n}: exported by another version of puzzlesat?\n")
+
+
+def test_decode_checks_an_answer_against_the_opb_files_constraints(tmp_path, capsys):
+    # only the header and the board were checked: a --unique export's answer
+    # that is a valid tiling but not its class's representative (it breaks
+    # the lex-leader constraints) decoded, exit 0 (QA); now the constraints
+    # are evaluated, and a partial answer is checked to extend to a model
+    from pysat.solvers import Solver
+
+    from puzzlesat.backends import get_backend
+    from puzzlesat.encoders.cnf import encode_cnf
+    from puzzlesat.encoders.lexleader import lex_leader
+
+    opb = tmp_path / "u.opb"
+    assert main(["export", "pentomino-3x20", "-f", "opb", "--unique", "-o", str(opb)]) == 0
+    n = int(opb.read_text().split()[2])  # "* #variable= N ..."
+    problem = load_puzzle("pentomino-3x20").compile()
+    tilings = get_backend("exact").enumerate(problem).solutions
+    with Solver(name="cadical195", bootstrap_with=encode_cnf(lex_leader(problem)[0], "mixed").clauses) as s:
+        # a tiling is its class's leader when the --unique model has it
+        leaders = [s.get_model() for t in tilings if s.solve(assumptions=[v if v in t else -v for v in problem.primary])]
+        other = next(t for t in tilings if not s.solve(assumptions=[v if v in t else -v for v in problem.primary]))
+    assert len(tilings) == 8 and len(leaders) == 2
+
+    def pb(values, name):
+        return _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(f"{'' if b else '-'}x{v}" for v, b in values) + "\n",
+                       name)
+
+    capsys.readouterr()
+    good = pb(((abs(x), x > 0) for x in leaders[0][:n]), "good.txt")
+    assert main(["decode", "pentomino-3x20", good, "--cnf", str(opb)]) == 0
+    capsys.readouterr()
+    full = pb(((v, v in other) for v in range(1, n + 1)), "full.txt")
+    assert main(["decode", "pentomino-3x20", full, "--cnf", str(opb), "--json"]) == 4
+    out, err = capsys.readouterr()
+    assert json.loads(out)["broken_constraints"] > 0
+    assert err.startswith(f"puzzlesat: verification failed: {full}: the answer is not a model of {opb}: it breaks ")
+    assert err.rstrip().endswith("so the solver (or the answer file) is wrong, though its primary variables "
+                                 "decode to a valid board")
+    part = pb(((v, v in other) for v in problem.primary), "part.txt")
+    assert main(["decode", "pentomino-3x20", part, "--cnf", str(opb)]) == 4
+    assert capsys.readouterr().err.startswith(
+        f"puzzlesat: verification failed: {part}: the answer is not part of a model of {opb}: it leaves "
+        f"{n - len(problem.primary)} of the {n} variables unassigned, and no model of the OPB file has its literals -x")
+    # the leader's primary variables alone extend to a model
+    lead = pb(((abs(x), x > 0) for x in leaders[0] if abs(x) in set(problem.primary)), "lp.txt")
+    assert main(["decode", "pentomino-3x20", lead, "--cnf", str(opb)]) == 0
+
+
+def test_a_nonograms_partial_opb_answer_is_checked_on_its_cells(tmp_path, nono, capsys):
+    # the line models' auxiliary variables are numbered after the cells, in
+    # the OPB file as in the CNF: an answer of the cells alone extends
+    opb = tmp_path / "n.opb"
+    assert main(["export", nono, "-f", "opb", "-o", str(opb)]) == 0
+    puzzle = load_puzzle(nono)
+    problem = puzzle.compile()
+    from puzzlesat.backends import get_backend
+
+    cells = sorted(get_backend("cadical195").solve(problem).assignment)
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(f"{'' if v in cells else '-'}x{v}" for v in problem.primary)
+                + "\n")
+    capsys.readouterr()
+    assert main(["decode", nono, a, "--cnf", str(opb)]) == 0
