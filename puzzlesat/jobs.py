@@ -98,10 +98,16 @@ ENUMERATE_BELOW = 50_000
 #: strips and boards with none, and the estimate costs 0.07 s on 20x20,
 #: 0.28 s on 40x40 (the determinant 0.44 s)
 ESTIMATE_MATCHINGS_BELOW = 200
-#: estimated solutions above which counting beats enumerating (measured on
-#: domino boards: 167,089 tilings take both engines 0.13 s, 1,292,697 take
-#: the exact engine 0.89 s and Ganak 0.30 s; benchmarks/counting-results.md)
-MODEL_COUNT_FROM = 500_000
+#: estimated solutions above which Ganak's count beats the exact engine's
+#: listing.  It was 500,000, measured on domino boards, which the
+#: determinant has counted since; on the covers that reach this test
+#: (session 23, benchmarks/counting-results.md) the exact engine lists
+#: 0.15-1.8 million a second, while Ganak takes 2-5 s where its width is
+#: small (dominoes and a 2x2 square: 6x8's 991,721, exact 0.61 s, Ganak
+#: 2.2 s; 6x9's 5.5e6 at par; 6x10's 3.1e7, 17 s against 4.3 s) and far
+#: more with trominoes among them (6x8 with two straight ones, 6.0e6: 4.1 s
+#: against 11 s; 6x8 of trominoes, 1.5e6: 1.7 s against more than 60 s)
+MODEL_COUNT_FROM = 10_000_000
 
 
 # ---------------------------------------------------------------- back ends

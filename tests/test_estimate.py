@@ -118,12 +118,16 @@ def test_count_picks_the_determinant_for_dominoes_and_the_model_counter_for_a_mi
                                                         "board and of its quotient by each symmetry (the tilings "
                                                         "that symmetry fixes) counts the classes without listing them")
     # with a 2x2 square among the dominoes no determinant counts: Knuth's
-    # estimate sends the count to the model counter
-    mixed = load_toml('[board]\nsize = [6, 8]\n[[pieces]]\nset = "dominoes"\ncount = 22\n'
-                      '[[pieces]]\ncells = [[1, 1], [1, 2], [2, 1], [2, 2]]\nname = "O"\n', "mixed.toml")
-    for unique in (False, True):
-        backend, why = jobs.choose_count_backend(mixed.compile(), listing=False, unique=unique)
-        assert backend.name == "ganak" and why.startswith("about 1.4e+06 solutions by Knuth's estimate"), unique
+    # estimate sends the count to the model counter from MODEL_COUNT_FROM
+    # solutions (6x10, about 2e7), and to the exact engine below (6x8, about 1.4e6)
+    for size, dominoes, engine, about in (("6, 10", 28, "ganak", "about 2e+07 solutions by Knuth's estimate"),
+                                          ("6, 8", 22, "exact", None)):
+        mixed = load_toml(f'[board]\nsize = [{size}]\n[[pieces]]\nset = "dominoes"\ncount = {dominoes}\n'
+                          '[[pieces]]\ncells = [[1, 1], [1, 2], [2, 1], [2, 2]]\nname = "O"\n', "mixed.toml")
+        for unique in (False, True):
+            backend, why = jobs.choose_count_backend(mixed.compile(), listing=False, unique=unique)
+            assert backend.name == engine and (why or "").startswith(about or ""), (size, unique)
+            assert (why is None) == (about is None)
 
 
 def test_count_enumerates_when_solutions_are_listed_or_few():
