@@ -170,20 +170,42 @@ def cell_owner(puzzle, solution) -> dict:
 
 def copy_symbols(puzzle, solution, g: Glyphs) -> dict:
     """cell -> glyph: the copies of a repeated piece in upper or lower case
-    (its first or second glyph),
-    chosen so that touching copies differ where two cases allow it (each copy
-    takes the case fewer of its touching copies have taken; "DDD" where two
-    dominoes met was one copy's order alternating with the next's, not the
-    board's)."""
+    (its first or second glyph), chosen so that touching copies differ
+    wherever two cases allow it.  The copies that touch form a graph; each
+    connected part of it is coloured by a breadth-first search from its
+    first copy (upper case), which keeps every two touching copies apart
+    when the part has no odd cycle.  In a part with one (three dominoes
+    around a T), each copy takes the case fewer of its touching copies have
+    taken, in the search's order.  (Taking copies in the placements' order
+    drew a chain of four as "I i I I": QA; "DDD" where two dominoes met was
+    one copy's order alternating with the next's, not the board's.)"""
     where = {c: i for i, (_, cells) in enumerate(solution.placements) for c in cells}
+    touching: list[set[int]] = []
+    for i, (name, cells) in enumerate(solution.placements):
+        touching.append({where[q] for c in cells for q in puzzle.lattice.neighbours(c)
+                         if where.get(q, i) != i and solution.placements[where[q]][0] == name})
     case: dict[int, bool] = {}  # copy -> upper?
+    for start in range(len(solution.placements)):
+        if start in case:
+            continue
+        order, seen = [start], {start}
+        for i in order:  # (the list grows as it is read: breadth first)
+            for j in sorted(touching[i]):
+                if j not in seen:
+                    seen.add(j)
+                    order.append(j)
+        part: dict[int, bool] = {start: True}
+        for i in order[1:]:  # two cases, alternating from a neighbour already coloured
+            part[i] = not next(part[j] for j in sorted(touching[i]) if j in part)
+        if any(part[i] == part[j] for i in order for j in touching[i]):  # an odd cycle
+            part = {}
+            for i in order:
+                uppers = sum(1 for j in touching[i] if part.get(j) is True)
+                lowers = sum(1 for j in touching[i] if part.get(j) is False)
+                part[i] = uppers <= lowers
+        case.update(part)
     out = {}
     for i, (name, cells) in enumerate(solution.placements):
-        touching = {where[q] for c in cells for q in puzzle.lattice.neighbours(c)
-                    if where.get(q, i) != i and solution.placements[where[q]][0] == name}
-        uppers = sum(1 for j in touching if case.get(j) is True)
-        lowers = sum(1 for j in touching if case.get(j) is False)
-        case[i] = uppers <= lowers
         ch = g.first[name] if case[i] else g.second[name]
         for c in cells:
             out[c] = ch

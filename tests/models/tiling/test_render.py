@@ -151,3 +151,36 @@ def test_a_layered_box_numbers_the_copies_of_a_repeated_piece_in_svg():
     sol = jobs.solve(flat, get_backend("exact")).solution
     texts = [e.text for e in ET.fromstring(svg_box(flat, sol)).iter("{http://www.w3.org/2000/svg}text")]
     assert texts == ["D"] * 8
+
+
+@pytest.mark.parametrize("text,placed,drawn", [
+    # a chain of copies that touch: two cases keep them all apart; taken in
+    # the placements' order, the last took its neighbour's case and the note
+    # said two cases could not (QA)
+    ('[board]\nsize = [6, 3]\nholes = [[3, 2], [4, 2], [5, 2]]\n[[pieces]]\nname = "I"\n'
+     'cells = [[1, 1], [1, 2], [1, 3]]\ncount = 5\n',
+     [("I", ((0, 0), (0, 1), (0, 2))), ("I", ((5, 0), (5, 1), (5, 2))), ("I", ((1, 0), (1, 1), (1, 2))),
+      ("I", ((2, 0), (3, 0), (4, 0))), ("I", ((2, 2), (3, 2), (4, 2)))],
+     ["III", "iii", "I*I", "I*I", "I*I", "iii"]),
+])
+def test_touching_copies_alternate_cases_wherever_two_cases_can(text, placed, drawn):
+    from puzzlesat.models.tiling.puzzle import TilingSolution
+    from puzzlesat.models.tiling.render import look_alike
+    from puzzlesat.models.tiling.render import text as draw
+
+    t = load(text, "t.toml")
+    sol = TilingSolution(placed)
+    t.verify(sol)
+    assert draw(t, sol).splitlines() == drawn
+    assert look_alike(t, sol) == []
+
+
+def test_three_copies_around_a_triangle_are_still_said_to_look_alike():
+    # three dominoes that touch each other pairwise: two cases cannot do it
+    from puzzlesat.models.tiling.puzzle import TilingSolution
+    from puzzlesat.models.tiling.render import look_alike
+
+    t = load('[board]\nsize = [2, 3]\n[[pieces]]\nset = "dominoes"\ncount = 3\n', "t.toml")
+    sol = TilingSolution([("D2", ((0, 0), (1, 0))), ("D2", ((0, 1), (0, 2))), ("D2", ((1, 1), (1, 2)))])
+    t.verify(sol)
+    assert look_alike(t, sol) == ["D2"]
