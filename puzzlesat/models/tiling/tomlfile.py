@@ -399,10 +399,10 @@ class _Reader:
             if isinstance(lattice, CubicLattice):
                 dims = tuple(size)
         elif kind == "hexagon":
-            n = self._int(board["hexagon"], "board", "hexagon", what="hexagon", minimum=1, bounded=False)
-            if lattice.name not in ("hex", "triangle", "no0"):
+            if lattice.name not in ("hex", "triangle", "no0"):  # (before the number: QA)
                 self.fail(f"hexagon boards are for the hex, triangle and no0 lattices, not {lattice.name}",
                           "board", "hexagon")
+            n = self._int(board["hexagon"], "board", "hexagon", what="hexagon", minimum=1, bounded=False)
             check_board_cells(_hexagon_cells(lattice, n), self.path, self.lines.line("board", "hexagon"))
             cells = _hexagon(lattice, n)
         else:
@@ -445,7 +445,7 @@ class _Reader:
 
     # ----------------------------------------------------------------- art
     def _art(self, lattice: Lattice, text, where: tuple, what: str, board: bool = False) -> dict[Point, str]:
-        self._str(text, *where, what=what)
+        self._str(text, *where, what=what if board else f"{what}'s art")  # (it said "piece D must be", QA)
         name = lattice.name
         pad = 0
         if isinstance(lattice, CubicLattice) and lattice.dim != 2:

@@ -584,3 +584,15 @@ def test_lines_after_a_multi_line_string_are_found(source, line):
     # errors had no line or another's (QA)
     text = source + '[board]\nsize = [2, "x"]\n' + DOMINOES
     assert _error(text) == f"t.toml:{line}: a size must be a whole number, got 'x'"
+
+
+@pytest.mark.parametrize("text,message", [
+    # the art, not the piece, must be a string (QA)
+    ('[board]\nsize = [1, 2]\n[[pieces]]\nname = "D"\nart = ["##"]\n',
+     "t.toml:5: piece D's art must be a string, got ['##']"),
+    # a hexagon on a lattice without hexagon boards: said before its number (QA)
+    ('[board]\nhexagon = 0\n[[pieces]]\nset = "dominoes"\n',
+     "t.toml:2: hexagon boards are for the hex, triangle and no0 lattices, not square"),
+])
+def test_the_first_thing_wrong_is_named_as_it_is(text, message):
+    assert _error(text) == message
