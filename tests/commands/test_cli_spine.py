@@ -146,6 +146,15 @@ def test_info_counts_the_board_symmetries_and_says_why_there_is_no_solution(cli,
     one = tmp_path / "one.toml"
     one.write_text('[board]\nsize = [1, 1]\n[[pieces]]\nname = "M"\nart = "#"\n')
     assert cli("info", one).out.splitlines()[1] == "square board, 1 cell to cover, 1 board symmetry"
+    # pieces fixed in place: the cells they cover are the board's too (it
+    # counted the free 2 x 2's 8 symmetries for a 2 x 4 box, QA)
+    box = tmp_path / "fixed.box"
+    box.write_text("BOX / 2 * 4\nRESERVE / (D) (1, 1), (2, 1)\nRESERVE / (D) (1, 4), (2, 4)\n"
+                   + "ELEMENT / (D) (1, 1), (1, 2)\n" * 4)
+    assert cli("info", box).out.splitlines()[1] == "square board, 4 cells to cover, 4 board symmetries"
+    box.write_text("BOX / 2 * 4\nRESERVE / (D) (1, 1), (1, 2)\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * 4)
+    assert cli("info", box).out.splitlines()[1] == (
+        "square board, 6 cells to cover, 4 board symmetries (1 of them also maps the set of pieces onto itself)")
     assert d["no_solution"] == f"piece I6 ({f}:3) fits nowhere on the board" and d["area_mismatch"] is None
     # count's precheck answer says the board's symmetries too (it said 1: no placement to permute)
     assert cli("count", f, "--unique", "--json").json()["symmetries"] == 4

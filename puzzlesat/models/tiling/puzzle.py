@@ -239,10 +239,15 @@ class Tiling(Puzzle):
                 if all((swap.get(n, n), apply_affine(g, c)) in fixed for n, c in self.fixed):
                     yield g, swap
 
-    def _distinct_cell_maps(self, maps) -> int:
-        """How many of these board symmetries move the free cells differently."""
-        board = sorted(self.board)
+    def _distinct_cell_maps(self, maps, cells=None) -> int:
+        """How many of these board symmetries move the free cells (or
+        ``cells``) differently."""
+        board = sorted(self.board if cells is None else cells)
         return len({_cell_images(g, board) for g in maps}) or 1
+
+    def _whole_board(self) -> frozenset:
+        """The free cells and those of the pieces fixed in place."""
+        return self.board | {c for _, cells in self.fixed for c in cells}
 
     # ------------------------------------------------------------- decoding
     def decode(self, problem: Problem, assignment: frozenset) -> TilingSolution:
@@ -375,8 +380,11 @@ class Tiling(Puzzle):
             "fixed": [{"name": n, "cells": [[x + 1 for x in c] for c in cells]} for n, cells in self.fixed],
             # the board's own (holes included), and those the pieces keep
             # too (a one-sided L with no J keeps the turns only)
+            # (the whole board's: the cells of pieces fixed in place are the
+            # board's too; a 2 x 4 box with its end columns reserved had the
+            # 8 of the free 2 x 2, QA)
             "board_symmetries": self._distinct_cell_maps(
-                board_symmetries(self.lattice, self.board, self.holes)),
+                board_symmetries(self.lattice, self._whole_board(), self.holes), self._whole_board()),
             "piece_symmetries": self._distinct_cell_maps(g for g, _ in self._piece_symmetries()),
             "implied_count": implied.name if implied is not None else None,
             "notes": notes,
