@@ -376,7 +376,8 @@ def svg_box(puzzle, solution) -> str:
     s = 28
     d = len(dims)
     # a copy of a repeated piece spans layers, where outlines cannot follow
-    # it: in a 3-D or 4-D box each copy's cells are numbered (D1, D2, ...)
+    # it: in a 3-D or 4-D box each copy's cells are numbered (D#1, D#2, ...;
+    # "L3" was both the third copy of L and the tromino L3, QA)
     number: dict[int, str] = {}
     if d >= 3:
         copies: dict[str, int] = {}
@@ -386,7 +387,7 @@ def svg_box(puzzle, solution) -> str:
         for i, (n, _cells) in enumerate(solution.placements):
             if copies[n] > 1:
                 seen[n] = seen.get(n, 0) + 1
-                number[i] = str(seen[n])
+                number[i] = f"#{seen[n]}"
     if d == 1:
         layers = [((), (0, 0))]
         rows, cols = 1, dims[0]

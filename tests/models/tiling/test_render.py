@@ -145,7 +145,13 @@ def test_a_layered_box_numbers_the_copies_of_a_repeated_piece_in_svg():
     t = load('lattice = "cubic4"\n[board]\nsize = [2, 2, 2, 2]\n[[pieces]]\nset = "dominoes"\ncount = 8\n', "t.toml")
     sol = jobs.solve(t, get_backend("exact")).solution
     texts = [e.text for e in ET.fromstring(svg_box(t, sol)).iter("{http://www.w3.org/2000/svg}text")]
-    assert sorted(texts) == sorted(f"D{k}" for k in range(1, 9) for _ in range(2))
+    assert sorted(texts) == sorted(f"D#{k}" for k in range(1, 9) for _ in range(2))
+    # a copy's number is apart from the name: the third L is not the tromino L3 (QA)
+    box = load('[board]\nsize = [2, 3, 3]\n[[pieces]]\nname = "L"\nart = "#\\n#\\n##"\ncount = 3\n'
+               '[[pieces]]\nset = "trominoes"\n', "t.toml")
+    sol = jobs.solve(box, get_backend("exact")).solution
+    texts = [e.text for e in ET.fromstring(svg_box(box, sol)).iter("{http://www.w3.org/2000/svg}text")]
+    assert sorted(set(texts)) == ["I", "L#1", "L#2", "L#3", "L3"] and texts.count("L3") == 3
     # in a flat box the outlines tell copies apart: plain letters
     flat = load('[board]\nsize = [2, 4]\n[[pieces]]\nset = "dominoes"\ncount = 4\n', "f.toml")
     sol = jobs.solve(flat, get_backend("exact")).solution
