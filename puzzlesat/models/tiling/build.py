@@ -153,6 +153,15 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
     fixed_cells = {c for _, cells in fixed for c in cells}
     free = frozenset(board - holes - fixed_cells)
     live = [p for p in merged.values() if p.count > 0]
+    if lattice.dim >= 3:
+        # a flat piece in a box turns over by a turn of the box: one_sided
+        # keeps nothing from it, which was not said (QA)
+        same = [p.name for p in live if p.one_sided and orientation_set(lattice, p.cells, True)
+                == orientation_set(lattice, p.cells, False)]
+        if same:
+            said = f"piece {shorten(same[0])}" if len(same) == 1 else f"pieces {shorten(', '.join(same))}"
+            notes.append(f"one_sided changes nothing for {said}: in {lattice.dim}-D a turn takes "
+                         f"{'it' if len(same) == 1 else 'each'} onto its mirror image")
     return Tiling(lattice=lattice, board=free, pieces=live, fixed=fixed, holes=frozenset(holes),
                   dims=tuple(dims) if dims else None, title=title, path=path, expected=expected or {},
                   notes=notes, source=source)

@@ -596,3 +596,17 @@ def test_lines_after_a_multi_line_string_are_found(source, line):
 ])
 def test_the_first_thing_wrong_is_named_as_it_is(text, message):
     assert _error(text) == message
+
+
+def test_one_sided_on_a_flat_piece_in_a_box_is_said_to_change_nothing():
+    # a turn of the 3-D box turns a flat piece over: the count is the free
+    # piece's (10 on 1 x 4 x 4 for four L), which was not said (QA)
+    from puzzlesat import jobs
+
+    text = '[board]\nsize = [1, 4, 4]\n[[pieces]]\nname = "L"\nart = "#\\n#\\n##"\ncount = 4\none_sided = true\n'
+    t = _load(text)
+    assert t.notes[0] == "one_sided changes nothing for piece L: in 3-D a turn takes it onto its mirror image"
+    assert jobs.count(t).count == jobs.count(_load(text.replace("true", "false"))).count == 10
+    # in the plane it does change the count, and nothing is said
+    flat = _load(text.replace("[1, 4, 4]", "[4, 4]"))
+    assert jobs.count(flat).count == 3 and not any("one_sided" in n for n in flat.notes)
