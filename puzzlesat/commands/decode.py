@@ -256,7 +256,7 @@ def run(args) -> int:
         first = broken[0]
         _failed(args, result, f"{apath}: the answer is not a model of {at[0]}: it breaks "
                               f"{plural(len(broken), 'constraint')} (first: constraint {first + 1}: "
-                              f"{opb_export.constraints[first]}), "
+                              f"{opb_export.constraint(first)}), "
                               "so the solver (or the answer file) is wrong, though its primary variables decode "
                               "to a valid board")
     if bad and declared is not None:

@@ -421,7 +421,7 @@ MAX_DIGITS = 19
 def _whole(digits: str, what: str, path: str | None, lineno: int) -> int:
     """``digits`` (ASCII, maybe with a '-'), as an int, or a file:line
     error when it is too long to be any number a CNF holds."""
-    n = len(digits.lstrip("-"))
+    n = len(digits.lstrip("-").lstrip("0"))  # (leading zeros make no number larger)
     if n > MAX_DIGITS:
         raise InputError(f"{what} of {n:,} digits is too large", path, lineno)
     return int(digits)

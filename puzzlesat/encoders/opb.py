@@ -44,6 +44,10 @@ class OpbExport:
         """The constraints as the file writes them."""
         return [_text(r) for r in self.rows]
 
+    def constraint(self, i: int) -> str:
+        """Constraint ``i`` (0-based) as the file writes it."""
+        return _text(self.rows[i])
+
     def broken(self, values: dict[int, bool]) -> list[int]:
         """Indices (0-based) of the constraints that ``values`` break: every
         variable assigned, and the sum off its side (decode's check of a PB
@@ -57,7 +61,7 @@ class OpbExport:
         return out
 
     def lines(self) -> Iterator[str]:
-        yield f"* #variable= {self.n_vars} #constraint= {len(self.constraints)}\n"
+        yield f"* #variable= {self.n_vars} #constraint= {self.n_constraints}\n"
         for c in self.comments:
             yield c + "\n"
         for r in self.rows:

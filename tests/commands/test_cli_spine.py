@@ -152,6 +152,10 @@ def test_info_counts_the_board_symmetries_and_says_why_there_is_no_solution(cli,
     box.write_text("BOX / 2 * 4\nRESERVE / (D) (1, 1), (2, 1)\nRESERVE / (D) (1, 4), (2, 4)\n"
                    + "ELEMENT / (D) (1, 1), (1, 2)\n" * 4)
     assert cli("info", box).out.splitlines()[1] == "square board, 4 cells to cover, 4 board symmetries"
+    # (and the pieces' symmetries over the same cells: the mirror that swaps
+    # the two fixed M keeps the pieces, 2 of 2, not "1 of them", review)
+    box.write_text("BOX / 1 * 3\nRESERVE / (M) (1, 1)\nRESERVE / (M) (1, 3)\n" + "ELEMENT / (M) (1, 1)\n" * 3)
+    assert cli("info", box).out.splitlines()[1] == "square board, 1 cell to cover, 2 board symmetries"
     box.write_text("BOX / 2 * 4\nRESERVE / (D) (1, 1), (1, 2)\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * 4)
     assert cli("info", box).out.splitlines()[1] == (
         "square board, 6 cells to cover, 4 board symmetries (1 of them also maps the set of pieces onto itself)")

@@ -156,6 +156,12 @@ def test_partial_assignment_and_pb_tokens():
     assert read_answer("s SATISFIABLE\nv x1\nv -x2 0\n").values == {1: True, 2: False}
 
 
+def test_leading_zeros_make_no_number_too_large():
+    # the digit limit counted the zeros too (review)
+    assert read_answer("s SATISFIABLE\nv " + "0" * 25 + "1 -2 0\n").values == {1: True, 2: False}
+    assert read_cnf("p cnf " + "0" * 25 + "2 1\n1 2 0\n").n_vars == 2
+
+
 def test_any_white_space_follows_the_line_type():
     # DIMACS separates by white space: a tab after 'v' was "unexpected line" (QA)
     ans = read_answer("c\ta comment\ns\tSATISFIABLE\nv\t1 -2\tx0\n".replace("x0", "0"))

@@ -246,6 +246,17 @@ def _check(el: _El, path: str, ignored: _Ignored) -> None:
         _check(c, path, ignored)
 
 
+def _parent(top: _El, target: _El) -> _El:
+    """The element that holds ``target`` (somewhere below ``top``)."""
+    stack = [top]
+    while stack:
+        el = stack.pop()
+        if any(c is target for c in el.children):
+            return el
+        stack.extend(el.children)
+    raise ValueError("not below top")  # pragma: no cover - target comes from top.iter
+
+
 def load(text: str, path: str) -> Nonogram:
     return load_noting(_load, text, path, _Ignored(path))
 
@@ -263,9 +274,9 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         if top.tag != "puzzleset":
             raise InputError(f"the root element is <{echo(top.tag)}>: webpbn's format puts the <puzzle> "
                              f"(line {astray.line}) in a <puzzleset>, or has it as the root", path, top.line)
-        outer = next(c for c in top.children if any(x is astray for x in c.iter("puzzle")))
+        outer = _parent(top, astray)
         raise InputError(f"<puzzle> inside <{echo(outer.tag)}> (line {outer.line}): webpbn's format puts it "
-                         "directly in <puzzleset>", path, astray.line)
+                         f"directly in the root <puzzleset> (line {top.line})", path, astray.line)
     if len(puzzles) > 1:
         raise InputError(f"{len(puzzles)} puzzles in one file; give one puzzle per file", path, puzzles[1].line)
     pz = puzzles[0]

@@ -385,7 +385,8 @@ class Tiling(Puzzle):
             # 8 of the free 2 x 2, QA)
             "board_symmetries": self._distinct_cell_maps(
                 board_symmetries(self.lattice, self._whole_board(), self.holes), self._whole_board()),
-            "piece_symmetries": self._distinct_cell_maps(g for g, _ in self._piece_symmetries()),
+            "piece_symmetries": self._distinct_cell_maps((g for g, _ in self._piece_symmetries()),
+                                                         self._whole_board()),
             "implied_count": implied.name if implied is not None else None,
             "notes": notes,
         }

@@ -109,7 +109,11 @@ def load(text: str, path: str):
         at = re.search(r"\d[\d_]{%d,}" % (int(m.group(1)) - 1), text)
         line = text.count("\n", 0, at.start()) + 1 if at else None
         raise InputError(f"a number of {int(m.group(1)):,} digits is too large", path, line) from None
-    return _Reader(text, path).read(data)
+    try:
+        return _Reader(text, path).read(data)
+    except RecursionError:  # nesting tomllib still reads, too deep to quote in a message (review)
+        raise InputError("TOML: arrays or inline tables nested too deeply to read", path,
+                         _deepest_line(text)) from None
 
 
 def _deepest_line(text: str, deep: int = 100) -> int | None:

@@ -203,7 +203,14 @@ def test_xml_multicolour_is_refused_clearly():
     ("<x/>", "b.xml:1: no <puzzle> element: not a webpbn XML puzzle file"),
     # a puzzle in an element the reader ignores was read, that element and all else in it dropped (QA)
     ("<puzzleset>\n<wrap>\n<puzzle/>\n</wrap>\n</puzzleset>",
-     "b.xml:3: <puzzle> inside <wrap> (line 2): webpbn's format puts it directly in <puzzleset>"),
+     "b.xml:3: <puzzle> inside <wrap> (line 2): webpbn's format puts it directly in the root <puzzleset> (line 1)"),
+    # (its own parent, not the root's child that holds it: review)
+    ("<puzzleset>\n<wrap>\n<inner>\n<puzzle/>\n</inner>\n</wrap>\n</puzzleset>",
+     "b.xml:4: <puzzle> inside <inner> (line 3): webpbn's format puts it directly in the root <puzzleset> "
+     "(line 1)"),
+    ("<puzzleset>\n<puzzleset>\n<puzzle/>\n</puzzleset>\n</puzzleset>",
+     "b.xml:3: <puzzle> inside <puzzleset> (line 2): webpbn's format puts it directly in the root <puzzleset> "
+     "(line 1)"),
     ("<wrap>\n<title>t</title>\n<puzzle/>\n</wrap>",
      "b.xml:1: the root element is <wrap>: webpbn's format puts the <puzzle> (line 3) in a <puzzleset>, "
      "or has it as the root"),

@@ -304,6 +304,8 @@ def test_a_board_too_large_is_refused_before_any_cell_is_made(text, message):
 @pytest.mark.parametrize("text,line", [
     ('title = "[[[["  # [[[[\n[board]\nsize = [2,\n' + "[" * 1000 + "]" * 1000 + "]\n" + DOMINOES, 4),
     ("[board]\nsize = [2, 2]\n" + DOMINOES + "x = " + "{a=" * 3000 + "1" + "}" * 3000 + "\n", 5),
+    # (shallower: tomllib reads it, and quoting it in the error overflowed, review)
+    ("[board]\nsize = [2, 2]\nholes = " + "[" * 400 + "]" * 400 + "\n" + DOMINOES, 3),
 ])
 def test_nesting_too_deep_for_the_toml_reader_is_an_error_at_its_line(text, line):
     # tomllib recurses once per level: a RecursionError was a traceback (QA)
