@@ -253,6 +253,12 @@ DOMINOES = '[[pieces]]\nset = "dominoes"\n'
     ("[board]\nsize = [2, 4]\n[[pieces]]\nname = 'L'\ncells = [[1, 1], [2, 1], [3, 1], [3, 2]]\n"
      "[[pieces]]\nname = 'L'\none_sided = true\ncells = [[1, 1], [2, 1], [3, 1], [3, 2]]\n",
      "t.toml:6: piece L defined again with a different shape or one-sidedness (first at line 3)"),
+    # the art, not the piece, must be a string (QA)
+    ('[board]\nsize = [1, 2]\n[[pieces]]\nname = "D"\nart = ["##"]\n',
+     "t.toml:5: piece D's art must be a string, got ['##']"),
+    # a hexagon on a lattice without hexagon boards: said before its number (QA)
+    ('[board]\nhexagon = 0\n[[pieces]]\nset = "dominoes"\n',
+     "t.toml:2: hexagon boards are for the hex, triangle and no0 lattices, not square"),
 ])
 def test_errors_name_file_and_line(text, message):
     assert _error(text) == message
@@ -586,18 +592,6 @@ def test_lines_after_a_multi_line_string_are_found(source, line):
     # errors had no line or another's (QA)
     text = source + '[board]\nsize = [2, "x"]\n' + DOMINOES
     assert _error(text) == f"t.toml:{line}: a size must be a whole number, got 'x'"
-
-
-@pytest.mark.parametrize("text,message", [
-    # the art, not the piece, must be a string (QA)
-    ('[board]\nsize = [1, 2]\n[[pieces]]\nname = "D"\nart = ["##"]\n',
-     "t.toml:5: piece D's art must be a string, got ['##']"),
-    # a hexagon on a lattice without hexagon boards: said before its number (QA)
-    ('[board]\nhexagon = 0\n[[pieces]]\nset = "dominoes"\n',
-     "t.toml:2: hexagon boards are for the hex, triangle and no0 lattices, not square"),
-])
-def test_the_first_thing_wrong_is_named_as_it_is(text, message):
-    assert _error(text) == message
 
 
 def test_one_sided_on_a_flat_piece_in_a_box_is_said_to_change_nothing():
