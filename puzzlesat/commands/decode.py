@@ -205,7 +205,10 @@ def run(args) -> int:
     result.update(assigned=len(answer.values), variables=n_vars, true_primary=len(true_primary))
     # (an OPB file's constraints, rebuilt as the export writes them, like the CNF's clauses)
     broken = opb_export.broken(answer.values) if opb_export is not None else []
-    result.update(falsified_clauses=len(bad)) if opb is None else result.update(broken_constraints=len(broken))
+    if opb is None:
+        result.update(falsified_clauses=len(bad))
+    else:
+        result.update(broken_constraints=len(broken))
     try:
         puzzle.verify(sol)
     except VerificationError as e:

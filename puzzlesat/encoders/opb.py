@@ -39,11 +39,6 @@ class OpbExport:
     def n_constraints(self) -> int:
         return len(self.rows)
 
-    @property
-    def constraints(self) -> list[str]:
-        """The constraints as the file writes them."""
-        return [_text(r) for r in self.rows]
-
     def constraint(self, i: int) -> str:
         """Constraint ``i`` (0-based) as the file writes it."""
         return _text(self.rows[i])
