@@ -114,21 +114,20 @@ class Ignored:
         return InputError(f"{e.message} ({'; '.join(notes)})", e.path, e.line)
 
 
-def blank_lines(lines: list[tuple[int, str]], parts: list[list[tuple[int, str]]], what: str, clues: int,
+def blank_lines(lines: list[tuple[int, str]], clue_lines: list[tuple[int, str]], what: str, clues: int,
                 ignored: Ignored) -> None:
-    """Warn of each blank line of ``lines`` that lies between two clue
-    lines of one of ``parts`` (the clue lines, split where a blank line is
-    only a separator): it is read as no clue, because the other lines are
-    as many as the clues; an empty row or column the author meant would
-    leave one clue line too many (QA: nothing was said)."""
-    for part in parts:
-        if part:
-            first, last = part[0][0], part[-1][0]
-            for n, s in lines:
-                if not s and first < n < last:
-                    ignored.warnings.append(
-                        f"{ignored.path}:{n}: blank line among the {what} clues ignored: the other lines are "
-                        f"the {clues} clues (an empty clue is written 0)")
+    """Warn of each blank line of ``lines`` that lies between two of
+    ``clue_lines`` (the row or the column clues): it is read as no clue,
+    because the other lines are as many as the clues; an empty row or
+    column the author meant would leave one clue line too many (QA:
+    nothing was said)."""
+    if clue_lines:
+        first, last = clue_lines[0][0], clue_lines[-1][0]
+        for n, s in lines:
+            if not s and first < n < last:
+                ignored.warnings.append(
+                    f"{ignored.path}:{n}: blank line among the {what} clues ignored: the other lines are "
+                    f"the {clues} clues (an empty clue is written 0)")
 
 
 def load_noting(load, text: str, path: str, ignored: Ignored) -> Nonogram:

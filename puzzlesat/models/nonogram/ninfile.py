@@ -54,8 +54,8 @@ def _load(text: str, path: str, ignored: Ignored) -> Nonogram:
         nonblank = [(n, s) for n, s in lines if s]
         if len(nonblank) == need:
             # (a blank line between the row and the column clues only parts them)
-            blank_lines(lines, [nonblank[:d.height]], "row", d.height, ignored)
-            blank_lines(lines, [nonblank[d.height:]], "column", d.width, ignored)
+            blank_lines(lines, nonblank[:d.height], "row", d.height, ignored)
+            blank_lines(lines, nonblank[d.height:], "column", d.width, ignored)
         if len(nonblank) >= need:
             lines = nonblank
     if len(lines) > need:

@@ -245,7 +245,7 @@ def _section(section, expected: int, key: str, path, header_line: int, colours: 
     if len(section) != expected:
         nonblank = [(n, s) for n, s in section if s]
         if len(nonblank) == expected:
-            blank_lines(section, [nonblank], what, expected, ignored)
+            blank_lines(section, nonblank, what, expected, ignored)
             section = nonblank
     while len(section) != expected and section and section[-1][1] == "":  # blanks ending a short section
         section.pop()

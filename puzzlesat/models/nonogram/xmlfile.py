@@ -283,7 +283,6 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     kind = pz.attrs.get("type", "grid")
     if kind != "grid":
         raise InputError(f"puzzle type {echo(kind)!r} is not supported (only 'grid')", path, pz.line)
-    pset = root.find("puzzleset")
     _check(top, path, ignored)
     default = pz.attrs.get("defaultcolor", "black")
     background = pz.attrs.get("backgroundcolor", "white")

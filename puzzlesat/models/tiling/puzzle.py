@@ -367,6 +367,7 @@ class Tiling(Puzzle):
             notes.append(f"piece {implied.name}'s count ({implied.count}) follows from the board's area"
                          + (" and the other counts" if len(self.pieces) > 1 else "")
                          + ": the model states no constraint for it")
+        whole = self._whole_board()
         return {
             "lattice": self.lattice.name,
             "board_cells": len(self.board),
@@ -384,9 +385,8 @@ class Tiling(Puzzle):
             # board's too; a 2 x 4 box with its end columns reserved had the
             # 8 of the free 2 x 2, QA)
             "board_symmetries": self._distinct_cell_maps(
-                board_symmetries(self.lattice, self._whole_board(), self.holes), self._whole_board()),
-            "piece_symmetries": self._distinct_cell_maps((g for g, _ in self._piece_symmetries()),
-                                                         self._whole_board()),
+                board_symmetries(self.lattice, whole, self.holes), whole),
+            "piece_symmetries": self._distinct_cell_maps((g for g, _ in self._piece_symmetries()), whole),
             "implied_count": implied.name if implied is not None else None,
             "notes": notes,
         }
@@ -506,11 +506,18 @@ class _RowIndex:
             self.keys, self.order = self._as_bytes(np.sort(cells, axis=1))
 
     @staticmethod
-    def _as_bytes(rows):
+    def _row_bytes(rows):
+        """Each row of cell numbers (sorted) as one bytes key."""
         import numpy as np
 
         rows = np.ascontiguousarray(rows)
-        keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+        return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+
+    @classmethod
+    def _as_bytes(cls, rows):
+        import numpy as np
+
+        keys = cls._row_bytes(rows)
         order = np.argsort(keys, kind="stable")
         return keys[order], order
 
@@ -520,11 +527,7 @@ class _RowIndex:
         import numpy as np
 
         moved = np.sort(queries, axis=1)
-        if self.exact:
-            keys = self.weight[queries].sum(axis=1, dtype=np.uint64)
-        else:
-            keys = np.ascontiguousarray(moved).view(
-                np.dtype((np.void, moved.dtype.itemsize * moved.shape[1]))).ravel()
+        keys = self.weight[queries].sum(axis=1, dtype=np.uint64) if self.exact else self._row_bytes(moved)
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         if not (self.keys[at] == keys).all():
             return None
