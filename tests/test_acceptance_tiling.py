@@ -169,6 +169,19 @@ def test_copies_that_cannot_alternate_are_reported(tmp_path, cli):
     assert cli("solve", "pentomino-6x10", "--json").json()["solution"]["look_alike"] == []
 
 
+@pytest.mark.parametrize("instance", ["hexiamonds-6x6", "no0", "pentomino-3x4x5"])
+def test_json_rows_draw_every_lattice_the_text_draws(cli, instance):
+    # --json gave rows for square boxes only; a hexagonal, triangular or
+    # No.0 board, or a 3-D box, drawn as text had none
+    d = cli("solve", instance, "-b", "exact", "--json").json()["solution"]
+    text = cli("solve", instance, "-b", "exact", "--color", "never").out.splitlines()
+    assert d["rows"] == text[:len(d["rows"])] and text[len(d["rows"])].startswith("solved by exact")
+    # every piece's glyph appears once per cell it covers
+    drawn = "".join(d["rows"])
+    for p in d["placements"]:
+        assert drawn.count(d["glyphs"][p["piece"]]) == len(p["cells"]), p["piece"]
+
+
 # ------------------------------------------------ 2. a title by default
 
 

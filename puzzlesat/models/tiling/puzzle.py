@@ -349,7 +349,7 @@ class Tiling(Puzzle):
     def solution_json(self, solution: TilingSolution):
         out = {"placements": [{"piece": n, "cells": [[x + 1 for x in c] for c in cells]}
                               for n, cells in solution.placements]}
-        if self.lattice.name == "square" and self.dims:
+        if render.draws_rows(self):
             out["rows"] = render.drawing(self, solution, False).splitlines()
             out["glyphs"] = render.glyphs_for(self).first
             # pieces two touching copies of which share a glyph in ``rows``

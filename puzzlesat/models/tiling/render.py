@@ -353,6 +353,14 @@ def drawing(puzzle, solution, color: bool = False) -> str:
     return _drawer(puzzle)(puzzle, solution, color)
 
 
+def draws_rows(puzzle) -> bool:
+    """Whether ``drawing`` is a picture of the board, one glyph per cell
+    (``rows`` in --json), rather than a list of placements: every lattice
+    with an ASCII-art layout, and boxes of 1-4 dimensions."""
+    d = _drawer(puzzle)
+    return d is text_layout or (d is text_box and len(puzzle.dims) <= 4)
+
+
 def _drawer(puzzle):
     name = puzzle.lattice.name
     if puzzle.dims is None and art.layout(name) is not None:
