@@ -97,21 +97,47 @@ def cnf_size(problem: Problem, encoding: str = DEFAULT_ENCODING) -> tuple[int, i
     legal 3,240-cell line board with pieces up to 80 long (QA)."""
     check_encoding(encoding)
     pool = _pool(problem)
-    n_clauses = n_literals = 0
+    n_clauses = n_literals = n_aux = 0
+    # a cardinality constraint's size depends only on its kind, k and the
+    # number of its (distinct) variables: each shape is encoded once (22
+    # pentahexes in a hexagon of side 8 have 191 constraints of 45 shapes,
+    # whose totalizers took most of info's 53 s)
+    sizes: dict[tuple, tuple[int, int, int]] = {}
     for c in problem.constraints:
         pairs = _pairwise_size(c, encoding)
         if pairs is not None:
             n_clauses += pairs[0]
             n_literals += pairs[1]
             continue
-        for cl in _encode_one(c, encoding, pool):
-            # counted as the export writes it: the sorting and cardinality
-            # networks repeat a literal in some clauses
-            cl = cl if cl is None else clean_clause(cl)
-            if cl is not None:
-                n_clauses += 1
-                n_literals += len(cl)
-    return pool.top, n_clauses, n_literals
+        shape = _shape(c)
+        if shape in sizes:
+            aux, nc, nl = sizes[shape]
+        else:
+            top, nc, nl = pool.top, 0, 0
+            for cl in _encode_one(c, encoding, pool):
+                # counted as the export writes it: the sorting and cardinality
+                # networks repeat a literal in some clauses
+                cl = cl if cl is None else clean_clause(cl)
+                if cl is not None:
+                    nc += 1
+                    nl += len(cl)
+            aux = pool.top - top
+            if shape is not None:
+                sizes[shape] = aux, nc, nl
+        n_aux += aux
+        n_clauses += nc
+        n_literals += nl
+    return problem.n_vars + n_aux, n_clauses, n_literals
+
+
+def _shape(c) -> tuple | None:
+    """What a cardinality constraint's clauses depend on, up to renaming
+    its variables: (kind, k, n) when its n variables are distinct; None
+    for any other constraint."""
+    k = {ExactlyOne: 1, AtMostOne: 1}.get(type(c)) or (c.k if isinstance(c, Exactly) else None)
+    if k is None or len(set(c.vars)) < len(c.vars):
+        return None
+    return type(c).__name__, k, len(c.vars)
 
 
 def _pool(problem: Problem) -> IDPool:

@@ -46,6 +46,13 @@ def test_the_edge_cases_of_one_of_n(encoding):
     p.exactly_one([v[0], v[0], v[1]])
     p.at_most_one([v[1], v[2], v[1]])
     p.exactly(2, [v[0], v[1], v[2], v[0]])
+    # shapes seen before (each shape is encoded once): the same n with
+    # another k or kind, and the same shape on other variables
+    p.exactly(2, v[16:22])
+    p.exactly_one(v[22:28])
+    p.at_most_one(v[28:34])
+    p.exactly(2, v[34:40])
+    p.exactly(3, v[38:44])
     assert cnf_size(p, encoding) == _sizes(p, encoding)
 
 
