@@ -85,7 +85,11 @@ def build_opb(problem: Problem, *, title: str = "", instance: str = "", family: 
             cons.extend(_clause(cl) for cl in clean_clauses(regular_cnf(list(c.vars), c.automaton, pool)))
         else:  # pragma: no cover - the IR is closed
             raise TypeError(f"cannot write {type(c).__name__} as OPB")
-    n_vars = max(pool.top, problem.n_vars)
+    # a cell or piece no placement covers is a constraint without terms,
+    # which the format has no room for (minisat+: "Empty expression"): it
+    # gets the term 0 x1, as the empty clause does
+    cons = [r if r[0] else (((0, 1),),) + r[1:] for r in cons]
+    n_vars = max(pool.top, problem.n_vars, 1 if any(r[0] == ((0, 1),) for r in cons) else 0)
     primary = sorted(problem.primary)
     com = ["* puzzlesat OPB export (pseudo-Boolean competition format)"] + source_comments("*", title, instance, family)
     com += ["* " + " ".join(n.split()) for n in notes]
@@ -148,7 +152,7 @@ def _sum(vars_, coef: int) -> tuple[tuple[int, int], ...]:
 
 def _clause(lits) -> Row:
     if not lits:
-        return ((0, 1),), ">=", 1  # unsatisfiable, as the empty clause is
+        return (), ">=", 1  # unsatisfiable, as the empty clause is (written 0 x1 >= 1)
     neg = sum(1 for l in lits if l < 0)
     return tuple((1 if l > 0 else -1, abs(l)) for l in lits), ">=", 1 - neg
 

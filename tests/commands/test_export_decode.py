@@ -483,6 +483,32 @@ def test_opb_round_trip_with_a_pb_solver(instance, tmp_path, nono, capsys):
     assert "verified" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("pieces", ["ELEMENT / (I) (1, 1), (2, 1), (3, 1)\nELEMENT / (O) (1, 1)\n",
+                                    # no variable at all: a piece fixed in place over every cell
+                                    ("RESERVE / (Q) (1, 1), (1, 2), (2, 1), (2, 2)\nELEMENT / (Q) (1, 1), (1, 2), (2, 1), (2, 2)\n"
+                                     "ELEMENT / (O) (1, 1)\n")])
+def test_an_opb_constraint_without_terms_is_written_as_the_format_allows(pieces, tmp_path, capsys):
+    # a cell or piece no placement covers was written " = 1 ;", which the
+    # format has no room for (minisat+: "PARSE ERROR! ... Empty expression")
+    box = tmp_path / "b.box"
+    box.write_text("BOX / 2 * 2\n" + pieces)
+    opb = tmp_path / "m.opb"
+    assert main(["export", str(box), "-f", "opb", "-o", str(opb)]) == 0
+    lines = opb.read_text().splitlines()
+    rows = [l for l in lines if not l.startswith("*")]
+    assert "+0 x1 = 1 ;" in rows and all(re.match(r"^([+-]\d+ x\d+ )+(=|>=) -?\d+ ;$", r) for r in rows), rows
+    n_vars = int(re.match(r"\* #variable= (\d+) ", lines[0]).group(1))
+    assert n_vars >= 1 and max(int(v) for r in rows for v in re.findall(r"x(\d+)", r)) <= n_vars
+    if shutil.which("minisat+"):
+        proc = subprocess.run(["minisat+", str(opb)], capture_output=True, text=True, timeout=120)
+        assert "s UNSATISFIABLE" in proc.stdout.splitlines(), proc.stdout
+        ans = tmp_path / "pb.out"
+        ans.write_text(proc.stdout)
+        capsys.readouterr()
+        assert main(["decode", str(box), str(ans), "--cnf", str(opb)]) == 1
+        assert "no solution" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("edit,message", [
     (lambda t: t.replace("c p show 1 2 3 ", "c p show 1 2 x ", 1),
      "a 'c p show' line lists variables (whole numbers), got '1 2 x 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 ...'"),
