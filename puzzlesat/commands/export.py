@@ -12,7 +12,7 @@ import tempfile
 from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import build_dimacs, problem_digest
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, plural
 from .common import (add_instance, check_writable, encoding_matters, load, positive_seconds, refuse_overwriting,
                      time_limited)
 
@@ -99,8 +99,8 @@ def _export(args) -> int:
     if args.json:
         emit_json(info)
     elif args.output != "-":
-        size = ", ".join(f"{info[k]} {k}" for k in ("variables", "clauses", "constraints") if k in info)
-        print(f"wrote {args.output} ({args.format}: {size}; {info['primary']} primary variables"
+        size = ", ".join(plural(info[k], k[:-1]) for k in ("variables", "clauses", "constraints") if k in info)
+        print(f"wrote {args.output} ({args.format}: {size}; {plural(info['primary'], 'primary variable')}"
               f"{_unique_note(lex)})", file=sys.stderr)
     return EXIT_OK
 
