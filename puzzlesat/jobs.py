@@ -1274,11 +1274,25 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             # verified solutions and a proof that there is none: one engine is wrong
             raise VerificationError(f"{refuter.name} proved this problem has no solution, but {backend.name} "
                                     f"found {max(n, len(ctr.solutions))} that passed the puzzle's checks")
+        refuse_none(puzzle, problem, refuter.name)
         return CountOutcome(0, True, unique, refuter.name, deadline.elapsed(), None, "refuted", None, [], runs,
                             len(implied), f"{backend.name} had found no solution after {REFUTE_AFTER:g} s; "
                                           f"{refuter.name}, started beside it, proved there is none")
+    if complete and not n:
+        refuse_none(puzzle, problem, ctr.backend.name)
     return CountOutcome(n, complete, unique, ctr.backend.name, deadline.elapsed(), ctr.stopped_by,
                         method, None, ctr.solutions, runs, len(implied), choice)
+
+
+def refuse_none(puzzle: Puzzle, problem: Problem, engine: str, source: str = "the puzzle file") -> None:
+    """An engine's "no solution" against a solution the puzzle file
+    (``source``) gives, a nonogram's goal: once verified, it proves the
+    engine wrong (VerificationError), as decode refuses such an UNSAT
+    answer.  A count of none is checked so whether or not it started from
+    the goal (--unique, --no-goal and the counters never do)."""
+    if verified_known(puzzle, problem) is not None:
+        raise VerificationError(f"{engine} says there is no solution, but the solution {source} gives (its goal) "
+                                "is one (verified): the engine is wrong")
 
 
 def verified_known(puzzle: Puzzle, problem: Problem) -> tuple[frozenset, object] | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from .. import jobs
 from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
-from ..errors import InputError, UsageError, VerificationError, plural
+from ..errors import InputError, UsageError, plural
 from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, check_writable, load, note, refuse_overwriting,
                      time_limit_said, wants_progress)
@@ -97,9 +97,7 @@ def _check_no_solution(args, puzzle, problem, engine: str) -> None:
     """An engine's "no solution" against what the file knows, as decode
     checks a solver's UNSAT: a solution the file gives (a nonogram's goal),
     verified, proves the engine wrong (exit 4); a count it expects is said."""
-    if jobs.verified_known(puzzle, problem) is not None:
-        raise VerificationError(f"{engine} says there is no solution, but the solution {args.instance} gives "
-                                "(its goal) is one (verified): the engine is wrong")
+    jobs.refuse_none(puzzle, problem, engine, args.instance)
     expected = puzzle.expected.get("count")
     if expected:
         note(f"puzzlesat: warning: the instance file expects {plural(expected, 'solution')}; "

@@ -8,14 +8,17 @@ package to install in its reason (pytest -rs shows it), never silently.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
+import puzzlesat.instances
 from puzzlesat import jobs
 from puzzlesat.backends import BackendError, BackendOptionError, Status, get_backend
 from puzzlesat.backends.external import ExternalBackend
@@ -209,6 +212,31 @@ def test_solve_checks_a_no_solution_against_what_the_file_knows(tmp_path, capsys
     p.write_text('[board]\nsize = [2, 2]\n[[pieces]]\nset = "dominoes"\ncount = 2\n')
     assert main(["solve", str(p), "-b", f"external:{exe}"]) == 1
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", [["count", "--unique"], ["count", "--no-goal"], ["count", "--unique", "--json"],
+                                     ["check", "--no-goal"]])
+def test_count_and_check_check_a_count_of_none_against_what_the_file_knows(tmp_path, capsys, command):
+    # solve refused the lying solver's "no solution"; a count that did not
+    # start from the goal (--unique, --no-goal) said "0 solutions", exit 0,
+    # and check "solvable: no", exit 1 (QA)
+    from puzzlesat.cli import main
+
+    # 5-Dom (which line logic does not solve: check searches) with its goal
+    assert main(["solve", "5-dom", "--json", "-b", "cpsat"]) == 0
+    rows = json.loads(capsys.readouterr().out)["solution"]
+    dom = tmp_path / "5-dom.non"
+    source = Path(puzzlesat.instances.__file__).parent / "nonogram" / "5-dom.non"
+    dom.write_text(source.read_text() + 'goal "' + "".join(rows).replace("#", "1").replace(".", "0") + '"\n')
+    exe = _fake(tmp_path, "liar", "echo 's UNSATISFIABLE'\nexit 20\n")
+    assert main(command[:1] + [str(dom)] + command[1:] + ["-b", f"external:{exe}"]) == 4
+    out, err = capsys.readouterr()
+    message = (f"verification failed: external:{exe} says there is no solution, but the solution the puzzle file "
+               "gives (its goal) is one (verified): the engine is wrong")
+    if "--json" in command:
+        assert json.loads(out) == {"error": message, "kind": "verification-failed", "exit_code": 4}
+    else:
+        assert (out, err) == ("", f"puzzlesat: {message}\n")
 
 
 @needs("minisat")
