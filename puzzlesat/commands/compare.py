@@ -311,21 +311,30 @@ def _cells(r, job) -> list[str]:
         res = "n/a"
     else:
         res = r.get("result", "?")
+        if res == "unknown" and r.get("stopped_by") not in (None, "time-limit"):
+            res += f" ({r['stopped_by']})"  # as a count's "stopped (...)" says
     count = r.get("count")
     if job == "count":
         cnt = "-" if count is None else (str(count) if r.get("complete") else f">={count}")
     else:
         cnt = "-"
     total = r.get("total_s")
-    if r.get("complete"):
-        total_s = _fmt_s(total)
-    elif r.get("status") in ("error", "unsupported", "invalid"):
+    if r.get("status") in ("error", "unsupported", "invalid"):
         total_s = "-"
-    else:
+    elif _ran_out(r):
         total_s = f">{r.get('time_limit') or 0:g}"
+    else:  # done, or stopped early for another reason (a solver that gave up)
+        total_s = _fmt_s(total)
     return [os.path.basename(r["instance"]), r["backend"], r["encoding"], str(r.get("variables", "-") or "-"),
             str(r.get("clauses") if r.get("clauses") is not None else "-"), _fmt_s(r.get("first_s")), total_s,
             res, cnt, "-" if r["agree"] is None else "yes" if r["agree"] else "NO <<<"]
+
+
+def _ran_out(r) -> bool:
+    """Whether the time limit ended the run (killed at it, or stopped by
+    it): its time is "more than the limit", not when it stopped."""
+    return not r.get("complete") and (r.get("status") == "killed" or r.get("stopped_by") == "time-limit"
+                                      or r.get("total_s") is None)
 
 
 def table(rows, job) -> str:
@@ -389,7 +398,7 @@ def plot(rows, job, time_limit, path) -> None:
             if r.get("status") == "unsupported":
                 t = 1e-3
             else:
-                t = r.get("total_s") if done else time_limit
+                t = time_limit if _ran_out(r) else r.get("total_s")
             heights.append(max(t or time_limit, 1e-3))
             colors.append("#d62728" if r["agree"] is False else ("#1f77b4" if done else "#bbbbbb"))
             hatches.append("" if done else "//")
@@ -489,6 +498,7 @@ def worker(spec: dict) -> dict:
             if r.status.value == "solved":  # no assignment is as bad as a wrong one
                 jobs.decode_verified(puzzle, problem, r.assignment, be.name)
             return {**out, "status": "ok", "result": r.status.value, "complete": r.status.value != "unknown",
+                    "stopped_by": r.stopped_by if r.status.value == "unknown" else None,
                     "first_s": round(total, 4) if r.assignment is not None else None, "total_s": round(total, 4),
                     "count": None}
 

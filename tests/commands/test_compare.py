@@ -99,6 +99,21 @@ def test_hung_solver_is_stopped_and_the_run_marked_incomplete(tmp_path, capsys):
     assert runs[1]["agree"]  # 0 found so far is no contradiction
 
 
+@pytest.mark.parametrize("job", ["--solve", "--count"])
+def test_a_run_that_gave_up_early_shows_its_time_not_the_limit(tmp_path, capsys, job):
+    # the table said ">30" (the time limit) for any run not complete, one
+    # that gave up at once too, while the JSON had its 0.01 s (QA)
+    unknown = _fake(tmp_path, "unknown", "echo 's UNKNOWN'\nexit 0\n")
+    hang = _fake(tmp_path, "hang", "while true; do sleep 1; done\n")
+    rc = main(["compare", "dominoes-2x4", job, "-b", f"external:{unknown},external:{hang}", "-t", "1"])
+    assert rc == 3
+    out = capsys.readouterr().out.splitlines()
+    gave_up, ran_out = (line.split() for line in out[2:4])
+    assert gave_up[1] == f"external:{unknown}" and float(gave_up[6]) < 1
+    assert " ".join(gave_up[7:11]) == ("unknown (solver gave up)" if job == "--solve" else "stopped (solver gave up)")
+    assert ran_out[1] == f"external:{hang}" and ran_out[6] == ">1"
+
+
 def test_a_run_past_its_grace_is_killed():
     # building the 1.4 M-clause totalizer CNF of 6x10 alone outlasts limit + grace
     row = run_one({"instance": "pentomino-6x10", "backend": "cadical195", "encoding": "totalizer"}, "count",
