@@ -127,6 +127,9 @@ class ExternalBackend(Backend):
             text = _answer_lines(Path(out_path).read_text(errors="replace"))
         where = res if self.result_file else f"{self.base} output"
         if rc not in (0, 10, 20):
+            if _gave_up(text, where):
+                # CryptoMiniSat past its --maxtime: 's INDETERMINATE', exit 15
+                return "UNKNOWN", {}, f"solver gave up: exit code {rc}"
             tail = Path(err_path).read_text(errors="replace").strip().splitlines()[-3:]
             raise SolverFailed(f"{self.base} failed with exit code {rc}" + (": " + " | ".join(tail) if tail else ""))
         if not text.strip() and not (Path(out_path).read_text(errors="replace").strip() or self.result_file):
@@ -212,10 +215,20 @@ def _check_model(name: str, values: dict, clauses, blocking) -> None:
                                     f"({what}): {' '.join(map(str, cl))} 0")
 
 
+def _gave_up(text: str, where: str) -> bool:
+    """Whether an answer reads as a solver's 'I do not know' (``s UNKNOWN``,
+    ``s INDETERMINATE``)."""
+    try:
+        return read_answer(text, where).status == "UNKNOWN"
+    except InputError:
+        return False
+
+
 def _answer_lines(text: str) -> str:
-    """The ``s`` and ``v`` lines of a solver's stdout; its comments and any
-    other chatter (banners, warnings) are not part of the answer."""
-    return "\n".join(l for l in text.splitlines() if l[:2] in ("s ", "v ") or l.strip() in ("s", "v"))
+    """The ``s`` and ``v`` lines of a solver's stdout (any white space after
+    the letter, as decode reads them); its comments and any other chatter
+    (banners, warnings) are not part of the answer."""
+    return "\n".join(l for l in text.splitlines() if l[:1] in ("s", "v") and (len(l) == 1 or l[1].isspace()))
 
 
 class _Guard:

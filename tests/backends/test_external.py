@@ -271,6 +271,28 @@ def test_solver_giving_up_is_unknown(tmp_path):
     assert ExternalBackend(exe).solve(_problem()).status == Status.UNKNOWN
 
 
+def test_a_solver_that_gives_up_with_its_own_exit_code_is_unknown_not_failed(tmp_path):
+    # CryptoMiniSat past --maxtime prints 's INDETERMINATE' and exits 15:
+    # that was "failed with exit code 15" (exit 4), where decode of the same
+    # output says unknown (exit 3) (QA)
+    exe = _fake(tmp_path, "cms", "echo 's INDETERMINATE'\nexit 15\n")
+    r = ExternalBackend(exe).search(_problem())
+    assert (r.complete, r.stopped_by) == (False, "solver gave up: exit code 15")
+    assert ExternalBackend(exe).solve(_problem()).status == Status.UNKNOWN
+    # an exit code of its own with anything else is still a failure
+    exe = _fake(tmp_path, "sat15", "echo 's SATISFIABLE'\necho 'v 2 0'\nexit 15\n")
+    with pytest.raises(BackendError, match="^sat15 failed with exit code 15$"):
+        ExternalBackend(exe).search(_problem())
+
+
+def test_status_and_model_lines_may_have_a_tab_after_their_letter(tmp_path):
+    # decode read 's<TAB>SATISFIABLE' and 'v<TAB>...'; the external back end
+    # kept only lines starting 's ' or 'v ' and said "no status line" (QA)
+    exe = _fake(tmp_path, "tabs", "printf 's\\tSATISFIABLE\\nv\\t-1\\nv\\t2 0\\n'\nexit 10\n")
+    r = ExternalBackend(exe).search(_problem(), limit=1, keep=True)
+    assert r.solutions == [frozenset({2})]
+
+
 def test_options_pass_through_and_chatter_is_ignored(tmp_path):
     # prints its arguments as comments, a banner line, then a split model
     exe = _fake(tmp_path, "chatty", 'echo "c args: $*"\necho "WARNING: banner"\n'
