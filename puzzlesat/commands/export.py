@@ -10,6 +10,7 @@ import sys
 import tempfile
 
 from ..cli import EXIT_OK, emit_json
+from ..cli import say as note
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import build_dimacs, problem_digest
 from ..errors import InputError, UsageError, plural
@@ -24,7 +25,9 @@ FORMATS = ("dimacs", "cpsat", "opb")
 def add_arguments(p) -> None:
     add_instance(p)
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write; '-' for stdout")
-    p.add_argument("--format", "-f", choices=FORMATS, default="dimacs", help="dimacs (default), cpsat, opb")
+    p.add_argument("--format", "-f", choices=FORMATS,
+                   help="dimacs, cpsat, opb (default: opb for an -o FILE.opb, cpsat for FILE.pbtxt or "
+                        "FILE.textproto, else dimacs)")
     p.add_argument("--encoding", "-e", metavar="NAME", choices=list(ENCODINGS),
                    help=f"CNF cardinality encoding (dimacs only): {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")
     p.add_argument("--unique", "-u", action="store_true",
@@ -35,7 +38,17 @@ def add_arguments(p) -> None:
                    help="give up after S seconds (the output file is then not written)")
 
 
+#: the formats the suffix of -o names (when --format does not)
+SUFFIXES = {".opb": "opb", ".pbtxt": "cpsat", ".textproto": "cpsat", ".cnf": "dimacs", ".dimacs": "dimacs"}
+
+
 def run(args) -> int:
+    named = SUFFIXES.get(os.path.splitext(args.output)[1].lower()) if args.output != "-" else None
+    if args.format is None:
+        # "-o m.opb" wrote DIMACS to it (QA)
+        args.format = named or "dimacs"
+    elif named is not None and named != args.format:
+        note(f"puzzlesat: warning: writing {args.format} (--format) to {args.output}, a name that says {named}")
     if args.output == "-" and args.json:
         raise UsageError("--json and '-o -' would both write to stdout; give -o a file")
     check_writable("-o", args.output)

@@ -483,6 +483,26 @@ def test_opb_round_trip_with_a_pb_solver(instance, tmp_path, nono, capsys):
     assert "verified" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("name,first", [("m.opb", "* #variable= 10 #constraint= 8"),
+                                        ("m.OPB", "* #variable= 10 #constraint= 8"),
+                                        ("m.pbtxt", "# puzzlesat CP-SAT model (CpModelProto, text format)"),
+                                        ("m.cnf", "c puzzlesat DIMACS export"), ("m.txt", "c puzzlesat DIMACS export")])
+def test_export_writes_the_format_its_file_name_says(tmp_path, capsys, name, first):
+    # "-o m.opb" wrote DIMACS to it (QA)
+    out = tmp_path / name
+    assert main(["export", "dominoes-2x4", "-o", str(out)]) == 0
+    assert out.read_text().splitlines()[0] == first
+    assert capsys.readouterr().err.startswith(f"wrote {out} (")
+
+
+def test_export_says_when_the_format_and_the_file_name_disagree(tmp_path, capsys):
+    out = tmp_path / "m.cnf"
+    assert main(["export", "dominoes-2x4", "-f", "opb", "-o", str(out)]) == 0
+    assert out.read_text().startswith("* #variable= ")
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"puzzlesat: warning: writing opb (--format) to {out}, a name that says dimacs")
+
+
 @pytest.mark.parametrize("pieces", ["ELEMENT / (I) (1, 1), (2, 1), (3, 1)\nELEMENT / (O) (1, 1)\n",
                                     # no variable at all: a piece fixed in place over every cell
                                     ("RESERVE / (Q) (1, 1), (1, 2), (2, 1), (2, 2)\nELEMENT / (Q) (1, 1), (1, 2), (2, 1), (2, 2)\n"
