@@ -239,8 +239,12 @@ def run(args) -> int:
     runs = plan(args.instances, backends, encodings, args.job, encodings_given=given)
     if given and any(r["encoding"] != NO_ENCODING for r in runs):
         for inst, problem in problems.items():
-            if not encoding_matters(problem):  # its runs on one engine are runs of one CNF
-                note(no_cardinality_note(f"--encodings {','.join(args.encodings)}", inst))
+            if not encoding_matters(problem):
+                # its runs on one engine are runs of one CNF: one is made
+                # (-e all ran a nonogram 10 times on each CNF engine, QA)
+                note(no_cardinality_note(f"--encodings {','.join(args.encodings)}", inst)
+                     + (" (one run per CNF engine)" if len(encodings) > 1 else ""))
+                runs = [r for r in runs if r["instance"] != inst or r["encoding"] in (NO_ENCODING, encodings[0])]
     rows = []
     quiet = args.json or args.csv == "-"
     interrupted = False

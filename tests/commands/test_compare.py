@@ -99,6 +99,18 @@ def test_hung_solver_is_stopped_and_the_run_marked_incomplete(tmp_path, capsys):
     assert runs[1]["agree"]  # 0 found so far is no contradiction
 
 
+def test_a_model_without_cardinality_constraints_runs_once_per_cnf_engine(capsys):
+    # its CNF is the same with every encoding: -e all said so, then ran the
+    # nonogram ten times on each CNF engine (QA)
+    assert main(["compare", "twins", "dominoes-2x4", "--count", "-b", "cadical195",
+                 "-e", "pairwise,ladder", "--json"]) == 0
+    out, err = capsys.readouterr()
+    runs = [(r["instance"], r["encoding"], r["count"]) for r in json.loads(out)["runs"]]
+    assert runs == [("twins", "pairwise", 2), ("dominoes-2x4", "pairwise", 5), ("dominoes-2x4", "ladder", 5)]
+    assert err == ("puzzlesat: note: --encodings pairwise,ladder has no effect on twins: its model has no "
+                   "cardinality constraints (one run per CNF engine)\n")
+
+
 @pytest.mark.parametrize("job", ["--solve", "--count"])
 def test_a_run_that_gave_up_early_shows_its_time_not_the_limit(tmp_path, capsys, job):
     # the table said ">30" (the time limit) for any run not complete, one
