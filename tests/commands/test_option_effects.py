@@ -126,7 +126,7 @@ def test_encoding_with_cardinality_constraints_gets_no_note(cli):
 def test_compare_notes_encodings_for_a_model_without_cardinality(cli):
     r = cli("compare", "dancer", "dominoes-2x4", "-b", "cadical195", "-e", "ladder,totalizer", "--json")
     note = ("note: --encodings ladder,totalizer has no effect on dancer: its model has no cardinality "
-            "constraints")
+            "constraints (one run per CNF engine)")
     assert (r.code, r.err, r.json()["warnings"]) == (0, f"puzzlesat: {note}\n", [note])
     # the default encoding, not given: nothing to say
     r = cli("compare", "dancer", "-b", "cadical195", "--json")
