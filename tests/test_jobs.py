@@ -391,6 +391,40 @@ def test_verifier_with_every_placement_known_still_checks_the_board_and_counts()
         pairs.verify(TilingSolution(relabelled))
 
 
+@pytest.mark.parametrize("stopped_in, expected", [("identity", (4, False)), ("other", (0, False))])
+def test_a_stopped_burnside_sum_gives_the_classes_the_raw_solutions_found_must_lie_in(stopped_in, expected):
+    # 7 raw solutions under a group of 2 lie in at least 4 classes; a run
+    # stopped in another term's count leaves no bound but 0 (a mutant that
+    # gave the 7 raw solutions as the classes' bound survived, review)
+    from puzzlesat.backends.base import SearchResult
+
+    class Stopped:
+        def run(self, problem, keep, budget):
+            identity = not problem.constraints[len(base.constraints):]
+            if (stopped_in == "identity") == identity:
+                return SearchResult(7, False, "stub", 0.0, stopped_by="time-limit")
+            return SearchResult(10, True, "stub", 0.0)
+
+    base = load_puzzle("dominoes-2x4").compile()
+    mirror = next(g for g in base.symmetries if g)
+    assert jobs._burnside(Stopped(), base, [base.symmetries[0], mirror], None) == expected
+
+
+def test_verifier_with_every_placement_known_still_checks_how_often_each_piece_is_used(tmp_path):
+    # a domino and two monominoes: once the domino is known at the top and at
+    # the bottom, a board covered by two dominoes passes every other bulk
+    # check (a mutant without the bulk count check survived, review)
+    f = tmp_path / "two.toml"
+    f.write_text('[board]\nsize = [2, 2]\n[[pieces]]\nname = "D"\nart = "DD"\n'
+                 '[[pieces]]\nname = "M"\nart = "M"\ncount = 2\n')
+    puzzle = load_puzzle(str(f))
+    top, bottom = ((0, 0), (0, 1)), ((1, 0), (1, 1))
+    for d, m in ((top, bottom), (bottom, top)):
+        puzzle.verify(TilingSolution([("D", d), ("M", m[:1]), ("M", m[1:])]))
+    with pytest.raises(VerificationError, match=r"^piece D used 2 times, expected 1$"):
+        puzzle.verify(TilingSolution([("D", top), ("D", bottom)]))
+
+
 def test_verifier_remembers_nothing_across_a_change_of_pieces():
     puzzle, sol = _solution()
     puzzle.verify(sol)  # its placements are now known to be congruent
