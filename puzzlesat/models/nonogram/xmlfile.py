@@ -48,7 +48,6 @@ the first.  Known elements the tool does not use (``<description>``,
 from __future__ import annotations
 
 import difflib
-import html
 import re
 from dataclasses import dataclass, field
 from html.entities import html5
@@ -359,7 +358,7 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     if sol is not None:
         black = next(iter(used), default)  # the clues' one colour
         d.goal, d.goal_line = _goal(sol.find("image"), d, chars, background, black, path), sol.find("image").line
-    d.title = html.unescape(_text(pz.find("title")))
+    d.title = _text(pz.find("title"))  # (expat has decoded its entities: no second pass)
     if pz.find("title") is not None:
         d.meta_lines["title"] = pz.find("title").line
     for tag, key in (("author", "by"), ("copyright", "copyright"), ("source", "source"), ("id", "catalogue")):

@@ -501,6 +501,15 @@ def test_xml_an_undefined_entity_is_an_error(old, new, message):
     assert _error(xmlfile, _tiny(old, new), "t.xml") == message
 
 
+def test_xml_title_and_author_decode_their_entities_once():
+    # the title was unescaped a second time: "AT&amp;amp;T" read "AT&T",
+    # where the author (and XML) says "AT&amp;T" (QA)
+    text = _tiny("<author>Someone</author>", "<author>R&amp;amp;D &amp;lt;3</author>")
+    p = xmlfile.load(text.replace("<title>Tiny</title>", "<title>AT&amp;amp;T &amp;lt;3 &eacute;</title>"),
+                     "t.xml")
+    assert (p.title, p.meta["by"]) == ("AT&amp;T &lt;3 \u00e9", "R&amp;D &lt;3")
+
+
 def test_xml_entities_in_comments_and_cdata_are_text():
     p = xmlfile.load(_tiny("<author>Someone</author>", "<!-- &a; --><author><![CDATA[&copy;]]> &amp; &copy;</author>"),
                      "t.xml")
