@@ -167,13 +167,17 @@ def choose_count_backend(problem: Problem, encoding: str | None = None, *,
         from .estimate import estimate_solutions
 
         found = None
-        if encoding is None and len(problem.constraints) >= ESTIMATE_MATCHINGS_BELOW:
+        # a graph's vertices are ExactlyOne items: a model with none (a
+        # nonogram that unit clauses settle) is no matching problem, though
+        # its empty graph has one matching (it was explained as tilings, QA)
+        graph = encoding is None and any(isinstance(c, ExactlyOne) for c in problem.constraints)
+        if graph and len(problem.constraints) >= ESTIMATE_MATCHINGS_BELOW:
             found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
         estimated = found is None
         if estimated:
             est = estimate_solutions(problem, few=ENUMERATE_BELOW)  # (None: not an exact cover)
             few = _reliable(est) and est.solutions < ENUMERATE_BELOW
-            if encoding is None and not few:
+            if graph and not few:
                 found = next(_supporting((MATCHING_COUNTER,), problem, None), None)
         if found is not None:
             if not (unique and len(problem.symmetries) > 1):

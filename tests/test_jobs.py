@@ -391,6 +391,18 @@ def test_verifier_with_every_placement_known_still_checks_the_board_and_counts()
         pairs.verify(TilingSolution(relabelled))
 
 
+def test_a_nonogram_settled_by_unit_clauses_is_not_counted_as_matchings(tmp_path, cli):
+    # its model has no ExactlyOne: the determinant took its empty graph and
+    # the choice explained the count as domino tilings (QA)
+    f = tmp_path / "none.non"
+    f.write_text("width 3\nheight 2\n\nrows\n1,1\n0\n\ncolumns\n2\n0\n0\n")
+    problem = load_puzzle(str(f)).compile()
+    backend, why = jobs.choose_count_backend(problem, listing=False)
+    assert backend.name != "kasteleyn" and why is None
+    d = cli("count", f, "--json").json()
+    assert (d["count"], d["complete"], d["backend_choice"]) == (0, True, None)
+
+
 @pytest.mark.parametrize("stopped_in, expected", [("identity", (4, False)), ("other", (0, False))])
 def test_a_stopped_burnside_sum_gives_the_classes_the_raw_solutions_found_must_lie_in(stopped_in, expected):
     # 7 raw solutions under a group of 2 lie in at least 4 classes; a run
