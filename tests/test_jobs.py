@@ -391,6 +391,19 @@ def test_verifier_with_every_placement_known_still_checks_the_board_and_counts()
         pairs.verify(TilingSolution(relabelled))
 
 
+def test_a_count_from_the_goal_that_is_finding_solutions_is_not_handed_over(tmp_path, monkeypatch):
+    # 7 x 7, every clue 1 (5,040 permutation matrices), with a goal: CaDiCaL
+    # lists the others at thousands a second, yet past the hand-over's time
+    # its count went to CP-SAT, "cadical195 found no further solution" (QA)
+    f = tmp_path / "perm7.non"
+    goal = "".join("1" if c == (3 * r) % 7 else "0" for r in range(7) for c in range(7))
+    f.write_text("width 7\nheight 7\n\nrows\n" + "1\n" * 7 + "\ncolumns\n" + "1\n" * 7 + f'\ngoal "{goal}"\n')
+    monkeypatch.setattr(jobs, "HANDOVER_AFTER", 0.1)
+    out = jobs.count(load_puzzle(str(f)), get_backend("cadical195"), may_switch=True)
+    assert (out.count, out.complete, out.method, out.backend, out.choice) == (
+        5040, True, "known-solution-first", "cadical195", None)
+
+
 def test_a_nonogram_settled_by_unit_clauses_is_not_counted_as_matchings(tmp_path, cli):
     # its model has no ExactlyOne: the determinant took its empty graph and
     # the choice explained the count as domino tilings (QA)
