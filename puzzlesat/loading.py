@@ -111,6 +111,8 @@ def decode_text(data: bytes, path: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise not_utf8(data, e, path) from None
+    if "\0" in text:  # (UTF-16 of ASCII text decodes: its every other byte a NUL)
+        raise nul_error(data, path)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -119,7 +121,7 @@ def not_utf8(data: bytes, e: UnicodeDecodeError, path: str) -> InputError:
     another encoding, said at the line and column of the first bad byte, with
     the encoding an XML declaration names."""
     if b"\0" in data:
-        return InputError("not a text file (it holds NUL bytes)", path)
+        return nul_error(data, path)
     before = data[:e.start]
     line = len(re.findall(rb"\r\n?|\n", before)) + 1  # line ends as decode_text reads them
     column = e.start - max(before.rfind(b"\n"), before.rfind(b"\r"))
@@ -128,3 +130,29 @@ def not_utf8(data: bytes, e: UnicodeDecodeError, path: str) -> InputError:
             f"(convert it: iconv -f {declared[1].decode()} -t UTF-8)" if declared else "; save it as UTF-8")
     return InputError(f"byte 0x{data[e.start]:02X} at column {column} is not UTF-8 text ({e.reason}){said}",
                       path, line)
+
+
+def nul_error(data: bytes, path: str) -> InputError:
+    """The error for a file that holds NUL bytes: UTF-16 or UTF-32 text
+    (a byte-order mark, or every other byte NUL) is said to be so (it was
+    "not a text file"); anything else is binary."""
+    wide = wide_encoding(data)
+    if wide:
+        return InputError(f"the file is {wide} text, but puzzlesat reads UTF-8 only (convert it: "
+                          f"iconv -f {wide} -t UTF-8)", path)
+    return InputError("not a text file (it holds NUL bytes)", path)
+
+
+def wide_encoding(data: bytes) -> str | None:
+    """'UTF-16', 'UTF-32' (by a byte-order mark), 'UTF-16LE' or 'UTF-16BE'
+    (without one: a NUL in every other byte of its start) when ``data``
+    reads as such, else None."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "UTF-32"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "UTF-16"
+    head = data[:64] if len(data) % 2 == 0 else b""
+    for k, name in ((1, "UTF-16LE"), (0, "UTF-16BE")):  # (iconv needs the byte order without a mark)
+        if len(head) >= 4 and all(b == 0 for b in head[k::2]) and all(head[1 - k::2]):
+            return name
+    return None

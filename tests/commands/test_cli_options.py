@@ -502,6 +502,15 @@ def test_ctrl_c_while_the_options_are_read_is_an_interruption(monkeypatch, capsy
      ":2: byte 0xE9 at column 30 is not UTF-8 text (invalid continuation byte); its XML declaration says "
      "ISO-8859-1, but puzzlesat reads UTF-8 only (convert it: iconv -f ISO-8859-1 -t UTF-8)"),
     ("bin.toml", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ": not a text file (it holds NUL bytes)"),
+    # UTF-16 or UTF-32 text was "not a text file" (QA)
+    ("u16.xml", '<?xml version="1.0" encoding="UTF-16"?>\n<puzzleset/>\n'.encode("utf-16"),
+     ": the file is UTF-16 text, but puzzlesat reads UTF-8 only (convert it: iconv -f UTF-16 -t UTF-8)"),
+    ("u32.non", "width 1\n".encode("utf-32"),
+     ": the file is UTF-32 text, but puzzlesat reads UTF-8 only (convert it: iconv -f UTF-32 -t UTF-8)"),
+    ("le.non", "width 1\nheight 1\n".encode("utf-16-le"),
+     ": the file is UTF-16LE text, but puzzlesat reads UTF-8 only (convert it: iconv -f UTF-16LE -t UTF-8)"),
+    ("be.nin", "1 1\n1\n1\n".encode("utf-16-be"),
+     ": the file is UTF-16BE text, but puzzlesat reads UTF-8 only (convert it: iconv -f UTF-16BE -t UTF-8)"),
 ])
 def test_a_file_that_is_not_utf8_is_named_with_its_line(cli, tmp_path, name, data, message):
     # it said "not a text file (invalid continuation byte)", with no line, for

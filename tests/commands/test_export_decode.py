@@ -991,6 +991,10 @@ def test_decode_refuses_binary_answers_opb_as_cnf_and_edited_counts(tmp_path, ca
     a.write_text(DOMINO_OK + "\0")
     assert main(["decode", "dominoes-2x4", str(a)]) == 2
     assert capsys.readouterr().err == f"puzzlesat: {a}: not a text file (it holds NUL bytes)\n"
+    a.write_bytes(DOMINO_OK.encode("utf-16"))  # it said "not a text file" too (QA)
+    assert main(["decode", "dominoes-2x4", str(a)]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {a}: the file is UTF-16 text, but puzzlesat reads UTF-8 only "
+                                       "(convert it: iconv -f UTF-16 -t UTF-8)\n")
     ok = _answer(tmp_path, DOMINO_OK)
     # a file that is neither DIMACS nor OPB
     other = _answer(tmp_path, "* not OPB\n", "x.cnf")
