@@ -404,6 +404,20 @@ def test_a_count_from_the_goal_that_is_finding_solutions_is_not_handed_over(tmp_
         5040, True, "known-solution-first", "cadical195", None)
 
 
+def test_the_images_of_the_known_solution_are_verified_too():
+    # a count from a verified goal counts its images under the symmetries
+    # without a search; a wrong symmetry must not slip an invalid picture in
+    # (a mutant that decoded those images without verifying survived, review)
+    puzzle = load_puzzle("dancer")
+    problem = puzzle.compile()
+    known, _ = jobs.verified_known(puzzle, problem)
+    black = min(known)
+    white = min(v for v in problem.primary if v not in known)
+    bogus = problem.with_constraints([], symmetries=[{}, {black: white, white: black}])
+    with pytest.raises(VerificationError, match=r"^backend the puzzle file returned an invalid solution: "):
+        jobs.count(puzzle, get_backend("cadical195"), problem=bogus)
+
+
 def test_a_nonogram_settled_by_unit_clauses_is_not_counted_as_matchings(tmp_path, cli):
     # its model has no ExactlyOne: the determinant took its empty graph and
     # the choice explained the count as domino tilings (QA)

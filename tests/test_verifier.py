@@ -136,6 +136,10 @@ def test_nonogram_a_row_wrong_and_a_grid_of_the_wrong_size(tmp_path):
         puzzle.verify(((1, 1), (0, 0)))
     with pytest.raises(VerificationError, match=r"^the grid is not 2 wide and 2 high$"):
         puzzle.verify(((1, 0),))
+    # a row one cell too long whose runs and columns still read right (a
+    # mutant without the width check survived, review)
+    with pytest.raises(VerificationError, match=r"^the grid is not 2 wide and 2 high$"):
+        puzzle.verify(((1, 0, 0), (0, 1)))
 
 
 # --------------------------------------------------- a lying back end, end to end
