@@ -8,15 +8,13 @@ the board's symmetries become permutations of the placement indicators.
 
 from __future__ import annotations
 
-import operator
-
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ...errors import VerificationError
 from ...problem import Clause, Exactly, Problem, distinct_permutations
 from ...puzzle import Puzzle
-from . import geometry, render
+from . import congruence, geometry, render
 from .colouring import obstruction as colour_obstruction
 from .geometry import (Shape, apply_affine, board_symmetries, cell_grid, grid_lookup, normalize, orientations,
                        placements)
@@ -271,7 +269,7 @@ class Tiling(Puzzle):
         (or finds nothing: a placement not checked for congruence before)."""
         if self.fixed:
             return False
-        _, congruent = self._verifier_tables()
+        congruent = self._congruent_seen()
         counts: dict[str, int] = {}
         covered: set = set()
         n = 0
@@ -289,7 +287,7 @@ class Tiling(Puzzle):
         covered: dict[Point, str] = {}
         fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
         pieces = {p.name: p for p in self.pieces}
-        images, congruent = self._verifier_tables()
+        congruent = self._congruent_seen()
         for name, cells in solution.placements:
             is_fixed = (name, tuple(sorted(cells))) in fixed
             if name not in pieces and not is_fixed:
@@ -306,7 +304,8 @@ class Tiling(Puzzle):
             key = (name, tuple(cells))
             if key in congruent:
                 continue
-            if not _congruent(self.lattice, images[name], cells):
+            piece = pieces[name]
+            if not congruence.congruent(self.lattice.name, piece.cells, cells, piece.one_sided):
                 raise VerificationError(f"piece {name} placed at {_fmt(cells)} is not an image of its shape")
             congruent.add(key)
         missing = self.board - covered.keys()
@@ -317,27 +316,16 @@ class Tiling(Puzzle):
                 raise VerificationError(f"piece {p.name} used {_plural(counts.get(p.name, 0), 'time')}, "
                                         f"expected {p.count}")
 
-    def _verifier_tables(self) -> tuple[dict[str, dict[frozenset, list[tuple]]], set]:
-        """For the verifier, computed once per set of pieces (it runs on every
-        solution a count lists): each piece's images under its group (the
-        matrices applied to its cells), each moved so that its least cell is
-        the origin, with that least cell's original position (a placement is
-        such an image plus a lattice translation); and the placements found
-        congruent so far (a count's solutions share most of them)."""
+    def _congruent_seen(self) -> set:
+        """The placements (piece, cells) the verifier has found congruent so
+        far (a count's solutions share most of them), kept while the pieces
+        stay the same."""
         key = (self.lattice.name, tuple((p.name, tuple(p.cells), p.one_sided) for p in self.pieces))
         cached = self.__dict__.get("_verifier")
         if cached is None or cached[0] != key:
-            images = {}
-            for p in self.pieces:
-                table: dict[frozenset, list[tuple]] = {}
-                for m in self.lattice.group(p.one_sided):
-                    img = [tuple(sum(m[i][j] * c[j] for j in range(len(c))) for i in range(len(m))) for c in p.cells]
-                    lo = min(img)
-                    table.setdefault(frozenset(_minus(c, lo) for c in img), []).append(lo)
-                images[p.name] = table
-            cached = (key, images, set())
+            cached = (key, set())
             self.__dict__["_verifier"] = cached
-        return cached[1], cached[2]
+        return cached[1]
 
     # ------------------------------------------------------------ rendering
     def render_text(self, solution: TilingSolution, color: bool = False) -> str:
@@ -403,23 +391,6 @@ def _plural(n: int, word: str) -> str:
 
 def _fmt(cells) -> str:
     return " ".join("(" + ", ".join(str(x + 1) for x in c) + ")" for c in cells)
-
-
-def _minus(a: tuple, b: tuple) -> tuple:
-    return tuple(map(operator.sub, a, b))
-
-
-def _congruent(lattice: Lattice, images: dict[frozenset, list[tuple]], cells) -> bool:
-    """Is ``cells`` one of the piece's images (M.piece for each M in its
-    group) plus a lattice translation?  ``images``: see
-    Tiling._verifier_tables.  Written without the placement generator's
-    normalisation."""
-    target = set(cells)
-    if len(target) != len(cells):
-        return False
-    lo = min(target)
-    los = images.get(frozenset(_minus(c, lo) for c in target), ())
-    return any(lattice.is_translation(_minus(lo, m)) for m in los)
 
 
 def _cell_images(g, board: list) -> tuple:
