@@ -29,6 +29,7 @@ do.
 
 from __future__ import annotations
 
+import collections
 import functools
 from fractions import Fraction
 
@@ -44,7 +45,7 @@ def _form(lattice: str):
 def _kind(lattice: str):
     if lattice == "no0":
         return lambda p: p[0] % 3 == 0 and p[1] % 3 == 0  # a circle
-    return lambda p: None
+    return lambda p: 0
 
 
 def congruent(lattice: str, piece, cells, one_sided: bool) -> bool:
@@ -65,63 +66,70 @@ def congruent(lattice: str, piece, cells, one_sided: bool) -> bool:
 
 @functools.lru_cache(maxsize=65536)
 def _congruent_shape(lattice: str, piece: tuple, Q: tuple, one_sided: bool) -> bool:
-    P, DP, distances, simplex, sign = _piece(lattice, piece)
+    P, simplex, keys, sign = _piece(lattice, piece)
     n = len(P)
     if n != len(Q):
         return False
     dist, kind = _form(lattice), _kind(lattice)
-    DQ = [[dist(a, b) for b in Q] for a in Q]
-    if distances != sorted(x for row in DQ for x in row):
+    centre_q = _centre_distances(lattice, Q)
+    if sorted(centre_q) != sorted(k[0] for k in keys):
         return False
-    kp, kq = [kind(p) for p in P], [kind(q) for q in Q]
-    check = one_sided and simplex is not None
-    image: list[int] = []
-    used = [False] * n
-
-    def extend(i: int) -> bool:
-        if i == n:
-            return not check or sign == _sign([Q[image[k]] for k in simplex])
-        row = DP[i]
+    # the simplex's images: points of Q at the same distance from the
+    # centroid, of the same kind, and at the simplex's own distances from
+    # the images chosen before (a few choices each; at most d + 1 levels)
+    want = sorted(keys)
+    stack: list[list[int]] = [[]]
+    while stack:
+        image = stack.pop()
+        k = len(image)
+        if k == len(simplex):
+            # every other point's image is the one point at its distances
+            # from the simplex's images (a point of the simplex's span is
+            # determined by those distances): the map is an isometry, and
+            # Q must hold exactly its images
+            got = sorted((centre_q[j], kind(Q[j])) + tuple(dist(Q[j], Q[t]) for t in image) for j in range(n))
+            if got == want and (not one_sided or sign is None or sign == _sign([Q[t] for t in image])):
+                return True
+            continue
+        s = simplex[k]
         for j in range(n):
-            if used[j] or kq[j] != kp[i]:
-                continue
-            dq = DQ[j]
-            if all(row[k] == dq[image[k]] for k in range(i)):
-                used[j] = True
-                image.append(j)
-                if extend(i + 1):
-                    return True
-                image.pop()
-                used[j] = False
-        return False
+            if (j not in image and centre_q[j] == keys[s][0] and kind(Q[j]) == kind(P[s])
+                    and all(dist(Q[j], Q[t]) == dist(P[s], P[simplex[m]]) for m, t in enumerate(image))):
+                stack.append(image + [j])
+    return False
 
-    return extend(0)
+
+def _centre_distances(lattice: str, points) -> list[int]:
+    """n^2 times each point's squared distance from the points' centroid
+    (a whole number; an isometry keeps it)."""
+    n = len(points)
+    total = tuple(sum(c) for c in zip(*points))
+    form = _form(lattice)
+    return [form(tuple(n * x for x in p), total) for p in points]
 
 
 @functools.lru_cache(maxsize=4096)
 def _piece(lattice: str, piece: tuple) -> tuple:
-    """A piece's centres, their squared distances (a matrix, and sorted),
-    the simplex its one-sided check uses and that simplex's sign (a count
-    checks many placements of each piece)."""
+    """A piece's centres; a simplex of them that spans their affine hull,
+    its points as rare as may be by distance from the centroid (so that few
+    points of a placement can be their images); each centre's key (that
+    distance, its kind, its distances from the simplex's points), for
+    comparison; and the simplex's orientation when it spans the space
+    (None when the piece is flatter: a turn does what a mirror would)."""
     P = list(dict.fromkeys(piece))
-    dist = _form(lattice)
-    DP = [[dist(a, b) for b in P] for a in P]
-    simplex = _spanning(P) if P else None
-    return (P, DP, sorted(x for row in DP for x in row), simplex,
-            None if simplex is None else _sign([P[k] for k in simplex]))
-
-
-def _spanning(P) -> list[int] | None:
-    """Indices of d + 1 points of P whose edges from the first span the
-    whole space (d the points' dimension), or None when P is flatter."""
-    d = len(P[0])
-    chosen = [0]
-    for i in range(1, len(P)):
-        if _rank([P[k] for k in chosen + [i]]) == len(chosen):
-            chosen.append(i)
-            if len(chosen) == d + 1:
-                return chosen
-    return None
+    dist, kind = _form(lattice), _kind(lattice)
+    centre = _centre_distances(lattice, P)
+    rarity = collections.Counter(centre)
+    order = sorted(range(len(P)), key=lambda i: (rarity[centre[i]], i))
+    simplex = [order[0]]
+    for i in order[1:]:
+        if _rank([P[k] for k in simplex + [i]]) == len(simplex):
+            simplex.append(i)
+            if len(simplex) == len(P[0]) + 1:
+                break
+    keys = [(centre[i], kind(P[i])) + tuple(dist(P[i], P[t]) for t in simplex) for i in range(len(P))]
+    full = len(simplex) == len(P[0]) + 1
+    return P, simplex, keys, _sign([P[k] for k in simplex]) if full else None
 
 
 def _rank(points) -> int:

@@ -98,9 +98,9 @@ def test_the_verifier_asks_nothing_of_the_lattice_the_encoder_uses(monkeypatch):
         raise AssertionError("the verifier used the encoder's lattice")
 
     for cls in (lattice_module.Lattice, lattice_module.No0Lattice, lattice_module._SixFold):
-        for attr in ("group", "is_translation"):
-            if attr in vars(cls):
-                monkeypatch.setattr(cls, attr, refuse)
+        for attr in ("group", "is_translation", "anchor", "point_group", "rotations"):
+            if attr in vars(cls):  # (a property, for the cached ones: it takes precedence over a cached value)
+                monkeypatch.setattr(cls, attr, property(refuse) if attr in ("point_group", "rotations") else refuse)
     fresh.verify(solution)
     # a piece moved by a vector that takes circles onto gaps is refused
     name, cells = next((n, c) for n, c in solution.placements if len(c) > 1)
@@ -108,3 +108,14 @@ def test_the_verifier_asks_nothing_of_the_lattice_the_encoder_uses(monkeypatch):
     fresh.board = frozenset(moved)
     with pytest.raises(VerificationError, match=f"^piece {name} placed at .* is not an image of its shape$"):
         fresh.verify(TilingSolution([(name, moved)]))
+
+
+def test_a_piece_of_a_thousand_cells_is_checked_at_once():
+    # the first version searched a bijection by recursion, one level per
+    # cell: a 1,000-cell piece was a RecursionError (review)
+    bar = [(x,) for x in range(1000)]
+    assert congruent("line", bar, [(x + 7,) for x in range(1000)], True)
+    assert not congruent("line", bar, [(x + (x >= 500),) for x in range(1000)], False)  # a gap in it
+    square = [(r, c) for r in range(31) for c in range(31)]
+    assert congruent("square", square, [(c + 2, 30 - r) for r, c in square], True)
+    assert not congruent("square", square, [(r, c) for r, c in square if (r, c) != (0, 0)] + [(31, 0)], False)
