@@ -111,7 +111,7 @@ def decode_text(data: bytes, path: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise not_utf8(data, e, path) from None
-    if "\0" in text:  # (UTF-16 of ASCII text decodes: its every other byte a NUL)
+    if "\0" in text and wide_encoding(data):  # (UTF-16 of ASCII text decodes: its every other byte a NUL)
         raise nul_error(data, path)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

@@ -44,7 +44,7 @@ from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, clean_clauses, 
 from ..encoders.opb import is_opb, read_opb_header
 from ..errors import InputError, UsageError, VerificationError, plural
 from ..cli import say as note
-from ..loading import decode_text
+from ..loading import decode_text, nul_error
 from .common import add_color_option, add_instance, encoding_matters, load, warn_ignored
 
 NAME = "decode"
@@ -76,7 +76,10 @@ def _read(path: str) -> str:
     except OSError as e:
         raise InputError(e.strerror or str(e), path) from None
     # a binary file is refused, and one in another encoding said at its line, as a puzzle file is
-    return decode_text(data, "<stdin>" if path == "-" else path)
+    text = decode_text(data, "<stdin>" if path == "-" else path)
+    if "\0" in text:
+        raise nul_error(data, "<stdin>" if path == "-" else path)
+    return text
 
 
 def run(args) -> int:

@@ -502,6 +502,9 @@ def test_ctrl_c_while_the_options_are_read_is_an_interruption(monkeypatch, capsy
      ":2: byte 0xE9 at column 30 is not UTF-8 text (invalid continuation byte); its XML declaration says "
      "ISO-8859-1, but puzzlesat reads UTF-8 only (convert it: iconv -f ISO-8859-1 -t UTF-8)"),
     ("bin.toml", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ": not a text file (it holds NUL bytes)"),
+    # a stray NUL in UTF-8 text is the reader's to name at its line (review)
+    ("nul.toml", b'[board]\nsize = [1, 2]\n[[pieces]]\nname = "D\x00"\nart = "DD"\n',
+     ":4: TOML syntax: Illegal character '\\x00'"),
     # UTF-16 or UTF-32 text was "not a text file" (QA)
     ("u16.xml", '<?xml version="1.0" encoding="UTF-16"?>\n<puzzleset/>\n'.encode("utf-16"),
      ": the file is UTF-16 text, but puzzlesat reads UTF-8 only (convert it: iconv -f UTF-16 -t UTF-8)"),
