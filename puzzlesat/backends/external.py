@@ -127,10 +127,10 @@ class ExternalBackend(Backend):
             text = _answer_lines(Path(out_path).read_text(errors="replace"))
         where = res if self.result_file else f"{self.base} output"
         if rc not in (0, 10, 20):
+            tail = Path(err_path).read_text(errors="replace").strip().splitlines()[-3:]
             if _gave_up(text, where):
                 # CryptoMiniSat past its --maxtime: 's INDETERMINATE', exit 15
-                return "UNKNOWN", {}, f"solver gave up: exit code {rc}"
-            tail = Path(err_path).read_text(errors="replace").strip().splitlines()[-3:]
+                return "UNKNOWN", {}, f"solver gave up: exit code {rc}" + (": " + " | ".join(tail) if tail else "")
             raise SolverFailed(f"{self.base} failed with exit code {rc}" + (": " + " | ".join(tail) if tail else ""))
         if not text.strip() and not (Path(out_path).read_text(errors="replace").strip() or self.result_file):
             # a solver that gives up says so ('s UNKNOWN', MiniSat's INDET):

@@ -44,17 +44,18 @@ SUFFIXES = {".opb": "opb", ".pbtxt": "cpsat", ".textproto": "cpsat", ".cnf": "di
 
 def run(args) -> int:
     named = SUFFIXES.get(os.path.splitext(args.output)[1].lower()) if args.output != "-" else None
-    if args.format is None:
-        # "-o m.opb" wrote DIMACS to it (QA)
-        args.format = named or "dimacs"
-    elif named is not None and named != args.format:
-        note(f"puzzlesat: warning: writing {args.format} (--format) to {args.output}, a name that says {named}")
+    given = args.format
+    # "-o m.opb" wrote DIMACS to it (QA)
+    args.format = given or named or "dimacs"
     if args.output == "-" and args.json:
         raise UsageError("--json and '-o -' would both write to stdout; give -o a file")
     check_writable("-o", args.output)
     if args.encoding is not None and args.format != "dimacs":
-        raise UsageError(f"--encoding chooses a CNF encoding; the {args.format} format keeps cardinality "
-                         "constraints as they are")
+        which = f"the {args.format} format" + ("" if given else f" (the name {args.output} asks for it; -f dimacs "
+                                                                  "writes a CNF there)")
+        raise UsageError(f"--encoding chooses a CNF encoding; {which} keeps cardinality constraints as they are")
+    if given and named is not None and named != given:
+        note(f"puzzlesat: warning: writing {given} (--format) to {args.output}, a name that says {named}")
     limit = args.export_time_limit
     where = "nothing written" if args.output != "-" else "stdout has what was written before"
     with time_limited(limit, f"the time limit ({limit:g} s) ran out while exporting {args.instance}: {where}"

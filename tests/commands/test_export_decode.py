@@ -495,6 +495,15 @@ def test_export_writes_the_format_its_file_name_says(tmp_path, capsys, name, fir
     assert capsys.readouterr().err.startswith(f"wrote {out} (")
 
 
+def test_an_encoding_for_a_format_the_file_name_chose_says_where_the_format_came_from(tmp_path, capsys):
+    out = tmp_path / "m.opb"
+    assert main(["export", "dominoes-2x4", "-o", str(out), "-e", "ladder"]) == 2
+    assert capsys.readouterr().err == (
+        f"puzzlesat: --encoding chooses a CNF encoding; the opb format (the name {out} asks for it; -f dimacs "
+        "writes a CNF there) keeps cardinality constraints as they are\n")
+    assert not out.exists()
+
+
 def test_export_says_when_the_format_and_the_file_name_disagree(tmp_path, capsys):
     out = tmp_path / "m.cnf"
     assert main(["export", "dominoes-2x4", "-f", "opb", "-o", str(out)]) == 0
