@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from .backends import Backend, BackendError, SearchResult, SolveResult, Status, get_backend
 from .backends import base as backend_base
 from .backends.base import Deadline, blocking_clause
-from .errors import Terminated, VerificationError, die_of_sigterm
+from .errors import Terminated, VerificationError, die_of_sigterm, plural
 from .problem import AtMostOne, Clause, ExactlyOne, Problem, distinct_permutations, equalities
 from .puzzle import Puzzle
 
@@ -624,6 +624,8 @@ class _Counter:
         #: a cluster.Cluster that counts the sub-problems instead of a local pool
         self.cluster = cluster
         self.keep_at_most = keep_at_most
+        #: further solutions a search from a known one found before a hand-over
+        self.seen_before_handover = 0
         self.solutions: list = []
         #: set for a count up to symmetry: the solutions kept are then one per
         #: class (the first seen), by the least image of their assignment
@@ -1254,7 +1256,10 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                     n, complete = _count_from_known(ctr, problem, *known, limit,
                                                     may_switch and backend.name != HANDOVER_BACKEND)
                     if ctr.backend is not backend:
-                        choice = (f"{backend.name} found no further solution in {HANDOVER_AFTER:g} s from the known "
+                        n_seen = ctr.seen_before_handover
+                        found_ = (f"only {plural(n_seen, 'further solution')}" if n_seen
+                                  else "no further solution")
+                        choice = (f"{backend.name} found {found_} in {HANDOVER_AFTER:g} s from the known "
                                   f"one; {ctr.backend.name}, whose solution hint holds better on large puzzles, "
                                   "took over")
                 elif not unique and limit is not None and _symmetric_first(puzzle, problem, backend, limit):
@@ -1320,6 +1325,9 @@ def verified_known(puzzle: Puzzle, problem: Problem) -> tuple[frozenset, object]
 #: (benchmarks/nonograms-results.md)
 HANDOVER_BACKEND = "cpsat"
 HANDOVER_AFTER = 0.5
+#: from how many further solutions found in HANDOVER_AFTER the search is
+#: listing them, not looking for one: it stays on its engine
+HANDOVER_UNLESS = 100
 
 
 def _handover(problem: Problem) -> Backend | None:
@@ -1340,10 +1348,10 @@ def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded
     (a phase hint the engines that can take one use).  For a uniqueness
     question on a puzzle whose intended picture is known, the hard part is
     then only the search for a second solution near the first.  With
-    ``may_hand_over``, a search that has found no further solution in
-    ``HANDOVER_AFTER`` seconds continues on ``HANDOVER_BACKEND`` (one that
-    has found some goes on, without the cap, on its engine; the solutions
-    found so far are blocked)."""
+    ``may_hand_over``, a search that has found fewer than HANDOVER_UNLESS
+    further solutions in ``HANDOVER_AFTER`` seconds continues on
+    ``HANDOVER_BACKEND`` (one listing more goes on, without the cap, on its
+    engine; the solutions found so far are blocked)."""
     found = {known: decoded}
     for g in problem.symmetries:
         image = frozenset(g.get(v, v) for v in known)
@@ -1372,11 +1380,12 @@ def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded
     if r.complete or r.stopped_by != "time-limit" or ctr.deadline.expired():
         return len(found) + r.count, r.complete
     ctr.stopped_by = before
-    if not seen:
-        # no second solution near the first: the search goes on where a
-        # solution hint holds better.  One that is listing solutions goes on
-        # as it is (a count of 40,320 went to CP-SAT, 1.7x slower, with a
-        # note that CaDiCaL had found no further solution, QA)
+    ctr.seen_before_handover = len(seen)
+    if len(seen) < HANDOVER_UNLESS:
+        # few solutions near the first: the rest of the search (most often
+        # a proof that there is no other) goes on where a solution hint
+        # holds better.  One that is listing solutions goes on as it is (a
+        # count of 40,320 went to CP-SAT, 1.4x slower, QA)
         ctr.backend = _handover(problem) or ctr.backend
     r = ctr.run(without([*found, *seen]), keep=True, budget=None if budget is None else budget - len(seen),
                 phases=known)

@@ -418,6 +418,19 @@ def test_the_images_of_the_known_solution_are_verified_too():
         jobs.count(puzzle, get_backend("cadical195"), problem=bogus)
 
 
+def test_a_hand_over_says_how_many_further_solutions_were_found_first(tmp_path, monkeypatch):
+    # the note said "found no further solution" whatever had been found
+    f = tmp_path / "perm7.non"
+    goal = "".join("1" if c == (3 * r) % 7 else "0" for r in range(7) for c in range(7))
+    f.write_text("width 7\nheight 7\n\nrows\n" + "1\n" * 7 + "\ncolumns\n" + "1\n" * 7 + f'\ngoal "{goal}"\n')
+    monkeypatch.setattr(jobs, "HANDOVER_AFTER", 0.1)
+    monkeypatch.setattr(jobs, "HANDOVER_UNLESS", 10 ** 9)
+    out = jobs.count(load_puzzle(str(f)), get_backend("cadical195"), may_switch=True)
+    assert (out.count, out.complete, out.backend) == (5040, True, "cpsat")
+    assert re.fullmatch(r"cadical195 found only [\d,]+ further solutions? in 0\.1 s from the "
+                        r"known one; cpsat, whose solution hint holds better on large puzzles, took over", out.choice)
+
+
 def test_a_nonogram_settled_by_unit_clauses_is_not_counted_as_matchings(tmp_path, cli):
     # its model has no ExactlyOne: the determinant took its empty graph and
     # the choice explained the count as domino tilings (QA)
