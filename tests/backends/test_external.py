@@ -239,6 +239,25 @@ def test_count_and_check_check_a_count_of_none_against_what_the_file_knows(tmp_p
         assert (out, err) == ("", f"puzzlesat: {message}\n")
 
 
+def test_check_refuses_a_line_logic_contradiction_when_the_goal_is_a_solution(monkeypatch, capsys):
+    # line logic is sound: its contradiction against a verified goal is a
+    # fault, refused as an engine's "no solution" is (review)
+    from puzzlesat.cli import main
+    from puzzlesat.models.nonogram import linesolve
+
+    real = linesolve.line_solve
+
+    def wrong(puzzle, record=False, start=None):
+        r = real(puzzle, record=record, start=start)
+        r.contradiction, r.contradiction_at = True, "row 1"
+        return r
+
+    monkeypatch.setattr(linesolve, "line_solve", wrong)
+    assert main(["check", "dancer"]) == 4
+    assert capsys.readouterr().err == ("puzzlesat: verification failed: line logic says there is no solution, but the "
+                                       "solution dancer gives (its goal) is one (verified): the engine is wrong\n")
+
+
 @needs("minisat")
 def test_a_split_count_stopped_early_prints_no_worker_traceback(cli):
     # the pool's SIGTERM became the back end's Terminated in each worker (to
