@@ -337,8 +337,8 @@ def _cells(r, job) -> list[str]:
 def _ran_out(r) -> bool:
     """Whether the time limit ended the run (killed at it, or stopped by
     it): its time is "more than the limit", not when it stopped."""
-    return not r.get("complete") and (r.get("status") == "killed" or r.get("stopped_by") == "time-limit"
-                                      or r.get("total_s") is None)
+    return not r.get("complete") and r.get("status") != "interrupted" and (
+        r.get("status") == "killed" or r.get("stopped_by") == "time-limit" or r.get("total_s") is None)
 
 
 def table(rows, job) -> str:

@@ -39,7 +39,7 @@ def add_arguments(p) -> None:
 
 
 #: the formats the suffix of -o names (when --format does not)
-SUFFIXES = {".opb": "opb", ".pbtxt": "cpsat", ".textproto": "cpsat", ".cnf": "dimacs", ".dimacs": "dimacs"}
+SUFFIXES = {".opb": "opb", ".pb": "opb", ".pbtxt": "cpsat", ".textproto": "cpsat", ".cnf": "dimacs", ".dimacs": "dimacs"}
 
 
 def run(args) -> int:

@@ -364,4 +364,5 @@ def test_ctrl_c_in_compare_keeps_the_runs_done(tmp_path):
     exact = lines[2].split()
     assert exact[1:4] + exact[7:] == ["exact", "-", "10", "solved", "-", "yes"]
     assert lines[3].split()[1] == f"external:{exe}" and "INTERRUPTED" in lines[3].split()
+    assert lines[3].split()[6] == "-"  # its time: not ">60", which says the time limit stopped it (review)
     assert len(lines) == 5 and lines[4] == f"note: dominoes-2x4 external:{exe} mixed: stopped by Ctrl-C"

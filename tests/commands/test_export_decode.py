@@ -485,6 +485,7 @@ def test_opb_round_trip_with_a_pb_solver(instance, tmp_path, nono, capsys):
 
 @pytest.mark.parametrize("name,first", [("m.opb", "* #variable= 10 #constraint= 8"),
                                         ("m.OPB", "* #variable= 10 #constraint= 8"),
+                                        ("m.pb", "* #variable= 10 #constraint= 8"),
                                         ("m.pbtxt", "# puzzlesat CP-SAT model (CpModelProto, text format)"),
                                         ("m.cnf", "c puzzlesat DIMACS export"), ("m.txt", "c puzzlesat DIMACS export")])
 def test_export_writes_the_format_its_file_name_says(tmp_path, capsys, name, first):
