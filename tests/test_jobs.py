@@ -698,6 +698,39 @@ def test_a_fixed_piece_is_part_of_the_picture_symmetries_must_keep():
             puzzle.verify(s)
 
 
+def test_a_mirror_that_swaps_a_fixed_one_sided_l_and_its_fixed_j_is_a_symmetry():
+    # every copy of the one-sided L and of its mirror J fixed, mirror images of
+    # each other across the 5x4 box: the left-right mirror keeps the picture
+    # (L and J swap), so it is a symmetry; the fixed L was taken for its own
+    # image, the mirror lost, and 10 classes counted for 8
+    L, J = [(0, 0), (1, 0), (2, 0), (2, 1)], [(0, 3), (1, 3), (2, 3), (2, 2)]
+    text = ("BOX / 5 * 4\n# one-sided: Ls Js\n"
+            f"RESERVE / (Ls) {', '.join(f'({r + 1}, {c + 1})' for r, c in L)}\n"
+            f"RESERVE / (Js) {', '.join(f'({r + 1}, {c + 1})' for r, c in J)}\n"
+            + "".join(f"ELEMENT / ({n}) " + ", ".join(f"({r + 1}, {c + 1})" for r, c in BOX_PIECES[n]) + "\n"
+                      for n in ["Ls", "Js"] + ["D"] * 6))
+    puzzle = load_box(text, "lj.box")
+    free = brute_tilings(5, 4, set(L) | set(J), {"D": (BOX_PIECES["D"], 6)})
+    whole = [list(t) + [("Ls", frozenset(L)), ("Js", frozenset(J))] for t in free]
+    classes = brute_orbits(whole, 5, 4, (), {"Ls": 1, "Js": 1, "D": 6})
+    assert (len(whole), classes) == (10, 8)
+    assert len(puzzle.compile().symmetries) == 2
+    for backend in COUNTERS:
+        out = jobs.count(puzzle, get_backend(backend), unique=True)
+        assert (out.count, out.complete) == (classes, True), backend
+
+
+def test_a_board_fixed_pieces_fill_keeps_the_symmetries_that_swap_them():
+    # two dominoes fixed end to end fill a 1x4 box: the mirror across the
+    # middle swaps them, a symmetry of the picture; with no free cell to
+    # anchor the board, info said none but the identity kept the pieces
+    t = load_box("BOX / 1 * 4\nRESERVE / (D) (1, 1), (1, 2)\nRESERVE / (D) (1, 3), (1, 4)\n"
+                 + "ELEMENT / (D) (1, 1), (1, 2)\n" * 2, "full.box")
+    facts = t.info(t.compile())
+    assert (facts["board_symmetries"], facts["piece_symmetries"]) == (2, 2)
+    assert jobs.count(t, get_backend("exact"), unique=True).count == 1
+
+
 def test_a_split_counts_eta_runs_on_the_parts_clock(capsys):
     # what ran before the parts (a serial slice, the solutions listed first)
     # made the ETA count 10 s of no part's work: 30 s where 6 s is left

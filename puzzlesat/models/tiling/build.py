@@ -162,7 +162,8 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
             said = f"piece {shorten(same[0])}" if len(same) == 1 else f"pieces {shorten(', '.join(same))}"
             notes.append(f"one_sided changes nothing for {said}: in {lattice.dim}-D a turn takes "
                          f"{'it' if len(same) == 1 else 'each'} onto its mirror image")
-    return Tiling(lattice=lattice, board=free, pieces=live, fixed=fixed, holes=frozenset(holes),
+    spent = [p for p in merged.values() if p.count == 0]
+    return Tiling(lattice=lattice, board=free, pieces=live, fixed=fixed, spent=spent, holes=frozenset(holes),
                   dims=tuple(dims) if dims else None, title=title, path=path, expected=expected or {},
                   notes=notes, source=source)
 

@@ -56,6 +56,10 @@ class Tiling(Puzzle):
     board: frozenset  # the cells to cover (holes and fixed pieces excluded)
     pieces: list[Piece]
     fixed: list[tuple[str, Shape]] = field(default_factory=list)  # pieces fixed in place
+    # the pieces every copy of which is fixed (count 0 left, so not among
+    # ``pieces``): a symmetry maps them onto their image pieces as it does
+    # the others (a fixed one-sided L onto a fixed J under a mirror)
+    spent: list[Piece] = field(default_factory=list)
     holes: frozenset = frozenset()  # reserved cells nobody covers (for drawing)
     dims: tuple[int, ...] | None = None  # box size, for square/cubic rendering
     title: str = ""
@@ -222,11 +226,16 @@ class Tiling(Puzzle):
         the fixed pieces onto fixed pieces, as ``(g, swap)``."""
         fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
         # a piece that lies nowhere has no variable to move: it is its own
-        # image (and its orientations, seconds for a huge one, are not needed)
-        placed = [p for p in self.pieces if self._orient_used[p.name]]
+        # image (and its orientations, seconds for a huge one, are not needed);
+        # a piece whose copies are all fixed lies on the board, and needs its
+        # image as much as one with copies left (taken for itself, a fixed L
+        # never matched the J a mirror puts there: that symmetry was lost)
+        placed = [p for p in self.pieces if self._orient_used[p.name]] + self.spent
         orients = {p.name: self.orientations_of(p) for p in placed}
         by_orients = {frozenset(o): p for p, o in zip(placed, orients.values())}
-        for g in board_symmetries(self.lattice, self.board, self.holes):
+        # (with every cell taken by fixed pieces, the board they make is the
+        # one to map: the free cells, none, gave no map at all)
+        for g in board_symmetries(self.lattice, self.board or self._whole_board(), self.holes):
             swap = {p.name: p.name for p in self.pieces if not self._orient_used[p.name]}
             for p in placed:
                 q = by_orients.get(frozenset(normalize(self.lattice, apply_affine(g, o)) for o in orients[p.name]))
