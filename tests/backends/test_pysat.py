@@ -127,3 +127,45 @@ def test_short_solves_of_a_responsive_search_stay_in_this_thread(monkeypatch):
     # but no clear_interrupt, which the first version called
     with Solver(name="cadical195", bootstrap_with=PHP(7).clauses) as s:
         assert pysat_backend._solve(s, Deadline(60), responsive=True) is False
+
+
+# every PySAT solver the registry offers, each run on what the families
+# compile to (the tiling and nonogram tests exercise a few of them in depth)
+ALL_PYSAT = list(__import__("puzzlesat.backends.pysat_backend", fromlist=["SOLVERS"]).SOLVERS)
+
+
+@pytest.mark.parametrize("name", ALL_PYSAT)
+def test_every_pysat_solver_counts_tilings_raw_and_up_to_symmetry_and_a_nonogram(name):
+    from puzzlesat.backends.pysat_backend import unavailable_reason
+    from puzzlesat.backends.base import BackendError
+
+    why = unavailable_reason(name)
+    if why:  # (this python-sat wheel leaves out minisatgh, and cryptosat wants pycryptosat)
+        with pytest.raises(BackendError) as e:
+            get_backend(name)
+        assert str(e.value) == f"backend {name!r} is not available here: {why}"
+        return
+    backend = get_backend(name)
+    # counters (Exactly(k) beside ExactlyOne) against brute force
+    for seed in range(3):
+        import random
+
+        p = random_problem(random.Random(seed), 7)
+        assert backend.count(p).count == len(brute_force(p))
+    t = load_puzzle("tetromino-L-4x4")  # (pentomino-3x20 took seconds on some of them)
+    exact = get_backend("exact")
+    out = jobs.count(t, backend, keep=True)
+    assert (out.count, out.complete) == (jobs.count(t, exact).count, True) == (10, True)
+    assert len({tuple(sorted(s.placements)) for s in out.solutions}) == 10
+    for s in out.solutions:
+        t.verify(s)
+    assert jobs.count(t, backend, unique=True).count == jobs.count(t, exact, unique=True).count == 3
+    # under a time limit (a child process for the solvers slow to take an interrupt)
+    out = jobs.count(t, backend, time_limit=60)
+    assert (out.count, out.complete) == (10, True)
+    n = load_puzzle("twins")  # two pictures
+    out = jobs.count(n, backend, limit=2, keep=True)
+    assert out.count == 2 and out.solutions[0] != out.solutions[1]
+    for s in out.solutions:
+        n.verify(s)
+    assert jobs.solve(load_puzzle("dancer"), backend).status.value == "solved"
