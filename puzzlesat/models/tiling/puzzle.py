@@ -17,7 +17,7 @@ from ...puzzle import Puzzle
 from . import congruence, geometry, render
 from .colouring import obstruction as colour_obstruction
 from .geometry import (Shape, apply_affine, board_symmetries, cell_grid, grid_lookup, normalize, orientations,
-                       placements)
+                       placements, transform)
 from .lattice import Lattice, Point
 from .prune import dead_placements
 
@@ -250,6 +250,12 @@ class Tiling(Puzzle):
         """How many of these board symmetries move the free cells (or
         ``cells``) differently."""
         board = sorted(self.board if cells is None else cells)
+        if len(board) >= geometry.ARRAYS_FROM:  # (a 300 x 300 board's 8 maps: 2.8 s as tuples)
+            import numpy as np
+
+            at = np.array(board, dtype=np.int64)
+            return len({(at @ np.array(m, dtype=np.int64).T + np.array(t, dtype=np.int64)).tobytes()
+                        for m, t in maps}) or 1
         return len({_cell_images(g, board) for g in maps}) or 1
 
     def _whole_board(self) -> frozenset:
@@ -403,8 +409,14 @@ def _fmt(cells) -> str:
 
 
 def _cell_images(g, board: list) -> tuple:
-    """Where the board symmetry ``g`` takes each of these cells, in order."""
-    return tuple(apply_affine(g, (c,))[0] for c in board)
+    """Where the board symmetry ``g`` takes each of these cells, in order,
+    computed a coordinate at a time as geometry.transform does (a point at
+    a time, info's two looks at a 300 x 300 board's 8 symmetries took 4.5 s)."""
+    m, t = g
+    image = transform(m, board)
+    if any(t):
+        image = zip(*[[x + s for x in col] if s else col for col, s in zip(zip(*image), t)])
+    return tuple(image)
 
 
 def _array_permutations(prob: Problem, board: list, maps) -> list[dict[int, int]]:
