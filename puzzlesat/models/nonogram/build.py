@@ -141,6 +141,16 @@ def load_noting(load, text: str, path: str, ignored: Ignored) -> Nonogram:
     return p
 
 
+def check_grid_size(d: Draft) -> None:
+    """The grid's cells against MAX_CELLS, once the width and height are known
+    (a reader calls it as soon as they are: a 100000 x 100000 grid with its
+    clues cut off was "0 row clues for height 100000")."""
+    if d.width * d.height > MAX_CELLS:
+        line = max(d.width_line or 0, d.height_line or 0) or None
+        raise InputError(f"a {d.width} x {d.height} grid ({d.width * d.height:,} cells) is too large "
+                         f"(at most {MAX_CELLS:,} cells)", d.path, line)
+
+
 def finish(d: Draft, white: str = "0") -> Nonogram:
     """Check a draft and make the Nonogram; InputError naming file:line otherwise."""
     p = d.path
@@ -152,9 +162,7 @@ def finish(d: Draft, white: str = "0") -> Nonogram:
         raise InputError("missing the row clues (a 'rows' line followed by the clues)", p, None)
     if d.cols is None:
         raise InputError("missing the column clues (a 'columns' line followed by the clues)", p, None)
-    if d.width * d.height > MAX_CELLS:
-        raise InputError(f"a {d.width} x {d.height} grid ({d.width * d.height:,} cells) is too large "
-                         f"(at most {MAX_CELLS:,} cells)", p, d.height_line)
+    check_grid_size(d)
     if len(d.rows) != d.height:
         raise InputError(f"{plural(len(d.rows), 'row clue')} for height {d.height}", p, d.rows_line)
     if len(d.cols) != d.width:

@@ -45,7 +45,9 @@ Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
   black and white).
 - Lines with an unknown key are ignored, as FORMAT.md asks, each with a
   warning; string values may be quoted and carry HTML escapes.  A key other
-  than ``color`` given twice is an error (the second would replace the first).
+  than ``color`` given twice is an error (the second would replace the first),
+  as is one colour letter given twice, a ``color`` line for a letter other
+  than the clues' one, and a known key with no value (``title`` alone).
 - Warnings are lost when the file is refused, so an error message also
   names what was ignored that may explain it: a key that looks like a
   misspelling of a known key (``widht 2``), a number's ignored tail.
@@ -58,7 +60,7 @@ import html
 import re
 
 from ...errors import InputError, plural, text_lines
-from .build import blank_lines, Draft, Ignored, echo, finish, load_noting, read_clue, read_size
+from .build import blank_lines, check_grid_size, Draft, Ignored, echo, finish, load_noting, read_clue, read_size
 from .puzzle import Nonogram
 
 _META = ("title", "by", "copyright", "license", "catalogue")
@@ -122,7 +124,7 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     lines = text_lines(text)
     d = Draft(path)
     colours: dict[str, int] = {}  # each colour letter of a clue -> the line it first appears on
-    colour_keys: list[tuple[str, int]] = []
+    colour_keys: dict[str, tuple[str, int]] = {}  # each colour letter a color line defines -> (value, line)
     seen: dict[str, int] = {}  # the line of each goal and descriptive key
     i = 0
     while i < len(lines):
@@ -149,6 +151,8 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
                 raise InputError(f"{attr} given twice (first on line {first})", path, lineno)
             setattr(d, attr, read_size(rest, attr, path, lineno))
             setattr(d, attr + "_line", lineno)
+            if d.width is not None and d.height is not None:
+                check_grid_size(d)
         elif key in ("rows", "columns"):
             attr, dim = ("height", d.height) if key == "rows" else ("width", d.width)
             if (d.rows if key == "rows" else d.cols) is not None:
@@ -199,26 +203,40 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
             if not _COLOR.fullmatch(rest.strip()):
                 raise InputError(f"malformed color line {echo(s)!r}: expected a letter a-z, a space and a "
                                  "six-digit hex colour, as in 'color a #ff0000'", path, lineno)
-            colour_keys.append((rest.strip(), lineno))
+            letter = rest.strip()[0].lower()
+            if letter in colour_keys:  # (one letter given twice is no second colour)
+                raise InputError(f"color {echo(letter)} given twice (first on line {colour_keys[letter][1]})",
+                                 path, lineno)
+            colour_keys[letter] = (rest.strip(), lineno)
         elif key in _META:
+            if not rest.strip():  # (a value left out: nothing to keep, and nothing said)
+                raise InputError(f"'{key}' needs a value, as in '{key} \"...\"'", path, lineno)
             seen[key] = lineno
             d.meta[key] = _unquote(rest)
         else:  # FORMAT.md: "Parsers must ignore any line that they don't recognize"
             ignored.key(parts[0], lineno)
     if len(colours) > 1 or len(colour_keys) > 1:
         # the line of the second colour: where the file stops being black and white
-        line = colour_keys[1][1] if len(colour_keys) > 1 else sorted(colours.values())[1]
-        names = ", ".join(sorted(colours)) if len(colours) > 1 else ", ".join(echo(c) for c, _ in colour_keys)
+        line = (sorted(v[1] for v in colour_keys.values())[1] if len(colour_keys) > 1
+                else sorted(colours.values())[1])
+        names = (", ".join(sorted(colours)) if len(colours) > 1
+                 else ", ".join(echo(v) for v, _ in colour_keys.values()))
         raise InputError(f"multicolour nonograms (colours {names}) are not supported yet; "
                          "only black-and-white ones", path, line)
+    if colours and colour_keys and set(colours) != set(colour_keys):
+        # one letter in the clues, another defined: a slip either way
+        (clue_letter, at), = colours.items()
+        (key_letter, (_, key_line)), = colour_keys.items()
+        raise InputError(f"the clues' colour is {clue_letter} (line {at}), but the color line defines "
+                         f"{key_letter}, not {clue_letter}", path, key_line)
     if d.goal is not None:
-        d.goal = _goal(goal, d.width, set(colours) | {c[:1].lower() for c, _ in colour_keys}, path)
+        d.goal = _goal(goal, d.width, d.height, set(colours) | set(colour_keys), path)
     d.title = d.meta.get("title", "")
     d.meta_lines = dict(seen)
     return finish(d)
 
 
-def _goal(cells: list[tuple[int, str]], width: int | None, colours: set, path: str) -> str:
+def _goal(cells: list[tuple[int, str]], width: int | None, height: int | None, colours: set, path: str) -> str:
     """The goal's cells as "0" (white) and "1" (black).  FORMAT.md: "0 is a
     blank; anything else is a filled spot, likely either a 1 or a color
     character designation"; so 1 and the file's colour letter are black, and
@@ -227,6 +245,8 @@ def _goal(cells: list[tuple[int, str]], width: int | None, colours: set, path: s
     black = ["1"] + sorted(c for c in colours if c)
     ok = {"0", *black, *(c.upper() for c in black)}
     for k, (line, ch) in enumerate(cells):
+        if width and height and k >= width * height:
+            break  # past the grid: finish says the goal has too many cells ('e' at row 3 of 2 said nothing)
         if ch not in ok:
             at = f"row {k // width + 1}, column {k % width + 1}" if width else f"cell {k + 1}"
             raise InputError(f"goal: {echo(ch)!r} at {at} is neither 0 (white) nor "
@@ -252,9 +272,14 @@ def _section(section, expected: int, key: str, path, header_line: int, colours: 
     dim = "height" if key == "rows" else "width"
     clues = [_clue(s, path, n, colours, ignored, what=f"{what} {k + 1} clue") for k, (n, s) in enumerate(section)]
     if len(section) > expected:
-        n, s = section[expected]
-        raise InputError(f"more {what} clues than the {dim} ({expected}): {echo(s)!r} is clue "
-                         f"{expected + 1}", path, n)
+        nonblank = [(n, s) for n, s in section if s]
+        # the first clue too many, not counting blank lines if that still leaves
+        # one (a stray '3' after two blank lines was named as the first blank)
+        skip = len(nonblank) > expected
+        n, s = nonblank[expected] if skip else section[expected]
+        raise InputError(f"more {what} clues than the {dim} ({expected}): {echo(s)!r} is clue {expected + 1}"
+                         + (" (not counting blank lines)" if skip and nonblank[:expected] != section[:expected]
+                            else ""), path, n)
     if len(section) < expected:
         raise InputError(f"{plural(len(section), what + ' clue')} for {dim} {expected}", path, header_line)
     return clues, [n for n, _ in section]

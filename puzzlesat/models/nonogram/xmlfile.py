@@ -21,7 +21,9 @@ one a ``<color>`` element defines: any other is an error at its line.  A
 puzzle whose clues use more than one colour is a multicolour puzzle:
 refused with a clear "not supported yet".  The goal is
 the ``<solution type="goal">`` image (a ``type="solution"`` image is used
-when there is no goal; ``type="saved"``, a partly solved grid, is not used).
+when there is no goal, and beside a goal is read and checked as it is, then
+left aside with a warning; ``type="saved"``, a partly solved grid, is not
+used).  Clues in the background colour are an error.
 A goal cell is the background colour's character (white) or the clue
 colour's (black; colours ``white`` ``.`` and ``black`` ``X`` unless a
 ``<color>`` says otherwise); any other character (``?``, a ``[...]`` set,
@@ -331,6 +333,9 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         names = ", ".join(echo(c) for c in sorted(used))
         raise InputError(f"multicolour puzzles (colours {names}) are not supported yet; only black-and-white ones",
                          path, second[1])
+    if background in used:  # (one colour: the multicolour check is above)
+        raise InputError(f"the clues count cells of the background colour {echo(background)!r} "
+                         "(backgroundcolor); a clue counts cells of another colour", path, used[background])
     if d.rows is None:
         raise InputError("no <clues type=\"rows\">", path, pz.line)
     if d.cols is None:
@@ -354,10 +359,17 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
             raise InputError(f"<solution type=\"{which}\"> given twice (first on line {sols[which].line})",
                              path, sol.line)
         sols[which] = sol
-    sol = sols.get("goal") or sols.get("solution")
-    if sol is not None:
-        black = next(iter(used), default)  # the clues' one colour
-        d.goal, d.goal_line = _goal(sol.find("image"), d, chars, background, black, path), sol.find("image").line
+    black = next(iter(used), default)  # the clues' one colour
+    images = {which: _goal(sol.find("image"), d, chars, background, black, path, which)
+              for which, sol in sols.items()}
+    which = "goal" if "goal" in sols else "solution" if "solution" in sols else None
+    if which is not None:
+        d.goal, d.goal_line = images[which], sols[which].find("image").line
+    if len(images) == 2:  # read and checked as the goal is, and said to be left aside
+        other = sols["solution"]
+        same = "the same picture" if images["solution"] == images["goal"] else "another picture"
+        ignored.warnings.append(f"{path}:{other.line}: <solution type=\"solution\"> ({same}) not used: "
+                                "the goal is the one checked")
     d.title = _text(pz.find("title"))  # (expat has decoded its entities: no second pass)
     if pz.find("title") is not None:
         d.meta_lines["title"] = pz.find("title").line
@@ -404,17 +416,17 @@ def _undefined(name: str, where: str, path: str, line: int) -> InputError:
                       "a <color> element defines any other)", path, line)
 
 
-def _goal(img: _El, d: Draft, chars: dict, background: str, black: str, path: str) -> str:
+def _goal(img: _El, d: Draft, chars: dict, background: str, black: str, path: str, which: str = "goal") -> str:
     """The goal image's cells, row-major, as "0" (white: the background
     colour's character) and "1" (black: the clue colour's); any other
     character is an error at its line."""
     white_ch, black_ch = chars.get(background), chars.get(black)
     for name, ch in ((background, white_ch), (black, black_ch)):
         if ch is None:
-            raise InputError(f"the goal image needs a character for colour {echo(name)!r} "
+            raise InputError(f"the {which} image needs a character for colour {echo(name)!r} "
                              f"(<color name=\"{echo(name)}\" char=\"...\">)", path, img.line)
     if white_ch == black_ch:
-        raise InputError(f"the goal image cannot tell white from black: colours {echo(background)!r} and "
+        raise InputError(f"the {which} image cannot tell white from black: colours {echo(background)!r} and "
                          f"{echo(black)!r} have the same character {white_ch!r}", path, img.line)
     cells = str.maketrans({white_ch: "0", black_ch: "1"})
     rows = []  # (line, cells): the image's text starts on the <image> tag's line
@@ -426,12 +438,12 @@ def _goal(img: _El, d: Draft, chars: dict, background: str, black: str, path: st
     for k, (line, r) in enumerate(rows):
         bad = next((ch for ch in r if ch not in (white_ch, black_ch)), None)
         if bad is not None:
-            raise InputError(f"row {k + 1} of the goal image: {echo(bad)!r} is neither {white_ch!r} "
+            raise InputError(f"row {k + 1} of the {which} image: {echo(bad)!r} is neither {white_ch!r} "
                              f"({echo(background)}) nor {black_ch!r} ({echo(black)})", path, line)
         if len(r) != d.width:
-            raise InputError(f"row {k + 1} of the goal image has {plural(len(r), 'cell')}, expected {d.width}",
+            raise InputError(f"row {k + 1} of the {which} image has {plural(len(r), 'cell')}, expected {d.width}",
                              path, line)
         out.append(r.translate(cells))
     if len(rows) != d.height:
-        raise InputError(f"the goal image has {plural(len(rows), 'row')}, expected {d.height}", path, img.line)
+        raise InputError(f"the {which} image has {plural(len(rows), 'row')}, expected {d.height}", path, img.line)
     return "".join(out)

@@ -111,6 +111,27 @@ BAD_NON = [
      "b.non:3: 'rows 1' gives the height, as Simpson's 'rows H' does, and line 2 already gave it; "
      "a section's clues start on the line after a bare 'rows'"),
     ("columns 2\nwidth 2\n", "b.non:2: width given twice (first on line 1)"),
+    # one letter given twice is no second colour (it said "multicolour nonograms (colours a ..., a ...)")
+    ("width 1\nheight 1\ncolor a #ff0000\ncolor a #00ff00\nrows\n1a\ncolumns\n1a\n",
+     "b.non:4: color a given twice (first on line 3)"),
+    ("width 1\nheight 1\ncolor a #ff0000\ncolor A #ff0000\nrows\n1\ncolumns\n1\n",
+     "b.non:4: color a given twice (first on line 3)"),
+    # the clues in a, the color line defining b: it was read as black and white without a word
+    ("width 1\nheight 1\nrows\n1a\ncolumns\n1a\ncolor b #ff0000\n",
+     "b.non:7: the clues' colour is a (line 4), but the color line defines b, not a"),
+    # a known key left without its value was accepted, the file name taken for the title
+    ("title\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n", "b.non:1: 'title' needs a value, as in 'title \"...\"'"),
+    # a stray clue after blank lines: the message named the first blank line, '' as clue 3
+    ("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n\n\n3\n",
+     "b.non:11: more column clues than the width (2): '3' is clue 3"),
+    ("width 2\nheight 2\nrows\n1\n\n1\n1\ncolumns\n1\n1\n",
+     "b.non:7: more row clues than the height (2): '1' is clue 3 (not counting blank lines)"),
+    # text after an unquoted goal: its letters were named at "row 3" of a 2-row grid
+    ("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\ngoal 1001 extra\n",
+     "b.non:9: goal has 9 cells, expected 4 (2 x 2)"),
+    # the size is refused as soon as it is known, not as "0 row clues for height 100000"
+    ("width 100000\nheight 100000\nrows\n",
+     "b.non:2: a 100000 x 100000 grid (10,000,000,000 cells) is too large (at most 1,000,000 cells)"),
 ]
 
 
@@ -450,6 +471,25 @@ def test_xml_a_repeated_element_is_an_error(text, message):
         assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))
     else:
         assert _error(xmlfile, text, "t.xml") == message
+
+
+def test_xml_clues_in_the_background_colour_are_refused():
+    # they were read as black: a clue counts cells of a colour other than the background
+    text = _tiny("<count>2</count>", '<count color="white">2</count>')
+    assert _error(xmlfile, text.replace("<count>", '<count color="white">'), "t.xml") == (
+        "t.xml:13: the clues count cells of the background colour 'white' (backgroundcolor); "
+        "a clue counts cells of another colour")
+
+
+def test_xml_a_solution_image_beside_the_goal_is_checked_and_said_unused():
+    # it was never read: a bad character in it passed, a different picture went unsaid
+    other = '<solution type="solution">\n<image>\n|X.X|\n|X?.|\n</image>\n</solution>\n'
+    assert _error(xmlfile, _tiny("</solution>\n", "</solution>\n" + other), "t.xml") == (
+        "t.xml:30: row 2 of the solution image: '?' is neither '.' (white) nor 'X' (black)")
+    p = xmlfile.load(_tiny("</solution>\n", "</solution>\n" + other.replace("X?.", "X..")), "t.xml")
+    assert p.goal == ((1, 0, 1), (1, 0, 0))
+    assert p.ignored == ('t.xml:27: <solution type="solution"> (the same picture) not used: '
+                         "the goal is the one checked",)
 
 
 def test_xml_saved_solutions_are_partial_grids_and_may_repeat():
