@@ -71,6 +71,18 @@ def test_a_cell_left_uncovered():
         puzzle.verify(TilingSolution(sol.placements[:-1]))
 
 
+def test_a_fixed_piece_left_out(tmp_path):
+    # the RESERVE'd L's cells are not free cells, so nothing else noticed them bare
+    puzzle = load_puzzle(_write(tmp_path, "fixed.box", "BOX / 2 * 4\nRESERVE / (L) (1, 1), (2, 1), (2, 2), (2, 3)\n"
+                                                       + "ELEMENT / (L) (1, 1), (2, 1), (2, 2), (2, 3)\n" * 2))
+    sol = jobs.solve(puzzle, get_backend("exact")).solution
+    puzzle.verify(sol)
+    kept = [pl for pl in sol.placements if pl != ("L", ((0, 0), (1, 0), (1, 1), (1, 2)))]
+    assert len(kept) == 1
+    with pytest.raises(VerificationError, match=r"^piece L fixed at \(1, 1\) \(2, 1\) \(2, 2\) \(2, 3\) is missing$"):
+        puzzle.verify(TilingSolution(kept))
+
+
 def test_a_piece_used_too_often(tmp_path):
     # a 1-D box of 4 cells: one domino and two monominoes; two dominoes cover
     # it exactly, every placement a true domino: only the piece count is wrong

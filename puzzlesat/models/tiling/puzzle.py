@@ -303,8 +303,11 @@ class Tiling(Puzzle):
         fixed = {(n, tuple(sorted(c))) for n, c in self.fixed}
         pieces = {p.name: p for p in self.pieces}
         congruent = self._congruent_seen()
+        seen_fixed = set()
         for name, cells in solution.placements:
             is_fixed = (name, tuple(sorted(cells))) in fixed
+            if is_fixed:
+                seen_fixed.add((name, tuple(sorted(cells))))
             if name not in pieces and not is_fixed:
                 raise VerificationError(f"unknown piece {name!r} placed at {_fmt(cells)}")
             for c in cells:
@@ -323,6 +326,9 @@ class Tiling(Puzzle):
             if not congruence.congruent(self.lattice.name, piece.cells, cells, piece.one_sided):
                 raise VerificationError(f"piece {name} placed at {_fmt(cells)} is not an image of its shape")
             congruent.add(key)
+        # (a solution without a fixed piece left its cells bare, and passed)
+        for name, cells in sorted(fixed - seen_fixed):
+            raise VerificationError(f"piece {name} fixed at {_fmt(cells)} is missing")
         missing = self.board - covered.keys()
         if missing:
             raise VerificationError(f"cell {_fmt([min(missing)])} is not covered")
