@@ -197,6 +197,28 @@ def test_compare_marks_a_lying_backend_invalid(liar):
     assert out["agreement"]["dominoes-2x4"]["invalid"] == [f"external:{liar}"]
 
 
+@pytest.mark.parametrize("job", ["solve", "count"])
+def test_compare_refuses_a_no_solution_the_goal_disproves(tmp_path, job):
+    # solve and count refuse an UNSAT their verified goal disproves; compare
+    # showed "no-solution" (or "counted 0"), agreeing, exit 0
+    path = tmp_path / "unsat"
+    path.write_text("#!/bin/sh\necho 's UNSATISFIABLE'\nexit 20\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    r = _run("compare", "dancer", "--backends", f"external:{path}", "--json", *(["--count"] if job == "count" else []))
+    assert r.returncode == 4
+    import json
+
+    out = json.loads(r.stdout)
+    (row,) = out["runs"]
+    assert (row["status"], row["agree"]) == ("invalid", False)
+    assert row["error"] == (f"external:{path} says there is no solution, but the solution the puzzle file gives "
+                            "(its goal) is one (verified): the engine is wrong")
+    r = _run("compare", "dancer", "--backends", f"external:{path},cadical195")
+    assert r.returncode == 4
+    assert r.stdout.splitlines()[-1] == f"!!! MISMATCH on dancer: external:{path} gave a wrong answer (refused by " \
+                                        "the verifier)"
+
+
 class _Answers(Backend):
     """A back end that answers ``assignment`` every time, whatever the
     problem (no CNF involved: only the puzzle's checker stands between it and

@@ -174,7 +174,7 @@ def agreement(rows: list[dict], job: str) -> dict:
             verdicts = {r["result"] for r in rs if r.get("result") in ("solved", "no-solution")}
             bad = len(verdicts) > 1
             answer = next(iter(verdicts)) if len(verdicts) == 1 else None
-        out[inst] = {"agree": not bad and not invalid, "answer": answer,
+        out[inst] = {"agree": not bad and not invalid, "disagree": bad, "answer": answer,
                      "invalid": [r["backend"] for r in invalid],
                      "detail": _detail(rs, job) if bad or invalid else None}
     return out
@@ -284,8 +284,12 @@ def run(args) -> int:
         print(table(rows, args.job))
         for inst, a in agree.items():
             if not a["agree"]:
+                # a wrong answer, found by the verifier, is not a disagreement
+                # between answers (it said "back ends disagree" for one liar)
+                what = "back ends disagree" if a["disagree"] else (
+                    f"{', '.join(dict.fromkeys(a['invalid']))} gave a wrong answer (refused by the verifier)")
                 print(f"\n!!! MISMATCH on {inst}: {a['detail']}", file=sys.stderr)
-                print(f"!!! MISMATCH on {inst}: back ends disagree")
+                print(f"!!! MISMATCH on {inst}: {what}")
         if args.plot:
             print(f"plot written to {args.plot}", file=sys.stderr)
     if mismatch or any(r.get("solver_failed") for r in rows):
@@ -501,6 +505,8 @@ def worker(spec: dict) -> dict:
             total = time.perf_counter() - start
             if r.status.value == "solved":  # no assignment is as bad as a wrong one
                 jobs.decode_verified(puzzle, problem, r.assignment, be.name)
+            elif r.status.value == "no-solution":  # refuted by a verified goal, as solve refuses it
+                jobs.refuse_none(puzzle, problem, be.name)
             return {**out, "status": "ok", "result": r.status.value, "complete": r.status.value != "unknown",
                     "stopped_by": r.stopped_by if r.status.value == "unknown" else None,
                     "first_s": round(total, 4) if r.assignment is not None else None, "total_s": round(total, 4),
@@ -516,6 +522,8 @@ def worker(spec: dict) -> dict:
                     "total_s": 0.0, "count": 0, "note": reason}
         r = be.search(problem, time_limit=limit, on_solution=on_solution if be.can_enumerate else None)
         total = time.perf_counter() - start
+        if r.complete and r.count == 0:  # as count refuses it
+            jobs.refuse_none(puzzle, problem, be.name)
         # a stopped model counter has no partial count (its 0 is no lower bound worth showing)
         partial = r.complete or be.can_enumerate
         return {**out, "status": "ok",

@@ -35,7 +35,8 @@ def test_count_json_csv_plot(tmp_path, capsys):
     assert rc == 0
     res = json.loads(capsys.readouterr().out)
     assert res["job"] == "count" and not res["mismatch"]
-    assert res["agreement"]["dominoes-2x4"] == {"agree": True, "answer": 5, "invalid": [], "detail": None}
+    assert res["agreement"]["dominoes-2x4"] == {"agree": True, "disagree": False, "answer": 5, "invalid": [],
+                                               "detail": None}
     assert res["agreement"][str(non)]["answer"] == 1
     runs = res["runs"]
     # exact takes no encoding: one run per instance; the CNF engines one per encoding
