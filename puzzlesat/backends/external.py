@@ -28,6 +28,7 @@ or ``external:'/opt/kissat/bin/kissat --sat'``.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -121,18 +122,36 @@ class ExternalBackend(Backend):
                 if proc is not None:
                     kill_group(proc)
                 raise
+        printed, says_unknown, answer = _scan_output(out_path)
         if self.result_file and os.path.exists(res):
             text = Path(res).read_text(errors="replace")
         else:
-            text = _answer_lines(Path(out_path).read_text(errors="replace"))
-        where = res if self.result_file else f"{self.base} output"
+            text = answer
+        # (a result-file solver that wrote none: its stdout was read, and the
+        # message named the missing file in a directory already gone)
+        where = res if self.result_file and os.path.exists(res) else f"{self.base} output"
         if rc not in (0, 10, 20):
-            tail = Path(err_path).read_text(errors="replace").strip().splitlines()[-3:]
+            tail = _tail(err_path)
             if _gave_up(text, where):
                 # CryptoMiniSat past its --maxtime: 's INDETERMINATE', exit 15
                 return "UNKNOWN", {}, f"solver gave up: exit code {rc}" + (": " + " | ".join(tail) if tail else "")
-            raise SolverFailed(f"{self.base} failed with exit code {rc}" + (": " + " | ".join(tail) if tail else ""))
-        if not text.strip() and not (Path(out_path).read_text(errors="replace").strip() or self.result_file):
+            how = f"exit code {rc}"
+            if rc < 0:  # (Popen's -N: "exit code -11" did not say it crashed)
+                try:
+                    how = f"signal {signal.Signals(-rc).name} (exit code {rc})"
+                except ValueError:
+                    how = f"signal {-rc} (exit code {rc})"
+            raise SolverFailed(f"{self.base} {'was killed by' if rc < 0 else 'failed with'} {how}"
+                               + (": " + " | ".join(tail) if tail else ""))
+        if not text.strip() and rc == 0 and says_unknown:
+            # Debian's CaDiCaL (sc2021) past -t or -c prints 'c UNKNOWN' and
+            # exits 0, with no status line: it gave up (it was "solver failed")
+            return "UNKNOWN", None, "solver gave up"
+        if not text.strip() and self.result_file and not os.path.exists(res):
+            tail = _tail(err_path)
+            raise SolverFailed(f"{self.base} exited with code {rc} and wrote no result file (nor an answer on its "
+                               "output)" + (": " + " | ".join(tail) if tail else ""))
+        if not text.strip() and not printed:
             # a solver that gives up says so ('s UNKNOWN', MiniSat's INDET):
             # silence is no answer at all (not a SAT solver, a wrong option)
             raise SolverFailed(f"{self.base} exited with code {rc} and printed nothing: is it a DIMACS SAT solver?")
@@ -224,11 +243,40 @@ def _gave_up(text: str, where: str) -> bool:
         return False
 
 
-def _answer_lines(text: str) -> str:
-    """The ``s`` and ``v`` lines of a solver's stdout (any white space after
-    the letter, as decode reads them); its comments and any other chatter
-    (banners, warnings) are not part of the answer."""
-    return "\n".join(l for l in text.splitlines() if l[:1] in ("s", "v") and (len(l) == 1 or l[1].isspace()))
+def _tail(path: str, lines: int = 3) -> list[str]:
+    """The last few lines of a solver's stderr, read from its end."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        f.seek(max(0, f.tell() - 4096))
+        return f.read().decode(errors="replace").strip().splitlines()[-lines:]
+
+
+def _is_answer_line(line: str) -> bool:
+    """An ``s`` or ``v`` line (any white space after the letter, as decode
+    reads them); comments and any other chatter (banners, warnings) are not
+    part of the answer."""
+    return line[:1] in ("s", "v") and (len(line) == 1 or line[1].isspace())
+
+
+#: a comment line by which a solver without a status line says it gave up
+_UNKNOWN_COMMENT = re.compile(r"c\s+(UNKNOWN|INDETERMINATE)\s*")
+
+
+def _scan_output(path: str) -> tuple[bool, bool, str]:
+    """(printed anything, said 'c UNKNOWN', its s and v lines) of a solver's
+    stdout, read a line at a time: read whole (and split, a second copy), a
+    solver's 1 GB of comments took 2 GB."""
+    printed = unknown = False
+    kept = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\r\n")
+            if _is_answer_line(line):
+                kept.append(line)
+            elif line.strip():
+                unknown = unknown or bool(_UNKNOWN_COMMENT.fullmatch(line))
+            printed = printed or bool(line.strip())
+    return printed, unknown, "\n".join(kept)
 
 
 class _Guard:

@@ -290,6 +290,40 @@ def test_solver_giving_up_is_unknown(tmp_path):
     assert ExternalBackend(exe).solve(_problem()).status == Status.UNKNOWN
 
 
+def test_a_solver_that_says_unknown_in_a_comment_and_exits_0_gave_up(tmp_path):
+    # Debian's CaDiCaL (sc2021) past -t or -c: 'c UNKNOWN', exit 0, no status
+    # line; that was "solver failed ... no status line", exit 4, and a count
+    # lost the solutions it had found
+    exe = _fake(tmp_path, "cadical", "echo 'c --- [ result ] ---'\necho 'c UNKNOWN'\nexit 0\n")
+    r = ExternalBackend(exe).search(_problem())
+    assert (r.complete, r.stopped_by) == (False, "solver gave up")
+    assert ExternalBackend(exe).solve(_problem()).status == Status.UNKNOWN
+    # a first call that answers, then one that gives up: the count keeps the first
+    exe = _fake(tmp_path, "twice", f"if [ -e {tmp_path}/once ]; then echo 'c UNKNOWN'; exit 0; fi\n"
+                                   f"touch {tmp_path}/once\necho 's SATISFIABLE'\necho 'v 1 -2 0'\nexit 10\n")
+    r = ExternalBackend(exe).search(_problem())
+    assert (r.count, r.complete, r.stopped_by) == (1, False, "solver gave up")
+    # other chatter with exit 0 and no status line is still no answer
+    exe = _fake(tmp_path, "chatter", "echo 'c nothing to say'\nexit 0\n")
+    with pytest.raises(BackendError, match=r"^cannot read chatter's answer: chatter output: not a SAT solver's answer: no status line"):
+        ExternalBackend(exe).search(_problem())
+
+
+def test_a_crash_by_a_signal_is_named(tmp_path):
+    exe = _fake(tmp_path, "segv", "echo 'c started'\nkill -SEGV $$\n")
+    with pytest.raises(BackendError, match=r"^segv was killed by signal SIGSEGV \(exit code -11\)$"):
+        ExternalBackend(exe).search(_problem())
+
+
+def test_a_result_file_solver_that_wrote_none_is_said_so(tmp_path):
+    # MiniSat writes its answer to a file; one that wrote none was reported as
+    # "cannot read ... /tmp/puzzlesat-ext-XXXX/result.txt:1", a file that never was
+    exe = _fake(tmp_path, "minisat", "echo 'c parsing'\necho 'oops' >&2\nexit 0\n")
+    with pytest.raises(BackendError, match=r"^minisat exited with code 0 and wrote no result file \(nor an answer "
+                                           r"on its output\): oops$"):
+        ExternalBackend(exe).search(_problem())
+
+
 def test_a_solver_that_gives_up_with_its_own_exit_code_is_unknown_not_failed(tmp_path):
     # CryptoMiniSat past --maxtime prints 's INDETERMINATE' and exits 15:
     # that was "failed with exit code 15" (exit 4), where decode of the same
