@@ -1304,6 +1304,20 @@ def refuse_none(puzzle: Puzzle, problem: Problem, engine: str, source: str = "th
                                 "is one (verified): the engine is wrong")
 
 
+def expected_some(puzzle: Puzzle, unique: bool = False) -> str | None:
+    """What the puzzle file expects, as "N solutions" (or "N solutions up
+    to symmetry"), when it expects some: a "no solution" contradicts either
+    count (a file stating only its count up to symmetry said nothing when
+    an engine found none), the one of the job's kind said first."""
+    from .errors import plural
+
+    for key in (("unique", "count") if unique else ("count", "unique")):
+        n = puzzle.expected.get(key)
+        if n:
+            return plural(n, "solution") + (" up to symmetry" if key == "unique" else "")
+    return None
+
+
 def verified_known(puzzle: Puzzle, problem: Problem) -> tuple[frozenset, object] | None:
     """The puzzle's own solution and its decoding, if it gives one that
     passes its verifier (one that does not is no help here, and the file's

@@ -307,10 +307,9 @@ def _check_unsat(args, puzzle, problem, result: dict, path: str, unique: bool) -
     if jobs.verified_known(puzzle, problem) is not None:
         _failed(args, result, f"{path}: the solver says the CNF is unsatisfiable, but the goal picture of "
                               f"{args.instance} is a solution (verified): the solver (or the answer file) is wrong")
-    expected = puzzle.expected.get("unique" if unique else "count")
+    expected = jobs.expected_some(puzzle, unique)
     if expected:
-        note(f"puzzlesat: warning: the instance file expects {plural(expected, 'solution')}"
-             f"{' up to symmetry' if unique else ''}; the solver says there is none")
+        note(f"puzzlesat: warning: the instance file expects {expected}; the solver says there is none")
 
 
 def _failed(args, result: dict, message: str, error: str | None = None) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from .. import jobs
 from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
-from ..errors import InputError, UsageError, plural
+from ..errors import InputError, UsageError
 from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, check_writable, load, note, refuse_overwriting,
                      time_limit_said, wants_progress)
@@ -98,10 +98,9 @@ def _check_no_solution(args, puzzle, problem, engine: str) -> None:
     checks a solver's UNSAT: a solution the file gives (a nonogram's goal),
     verified, proves the engine wrong (exit 4); a count it expects is said."""
     jobs.refuse_none(puzzle, problem, engine, args.instance)
-    expected = puzzle.expected.get("count")
+    expected = jobs.expected_some(puzzle)
     if expected:
-        note(f"puzzlesat: warning: the instance file expects {plural(expected, 'solution')}; "
-             f"{engine} says there is none")
+        note(f"puzzlesat: warning: the instance file expects {expected}; {engine} says there is none")
 
 
 def _write(path: str, text: str) -> None:

@@ -207,6 +207,17 @@ def test_solve_checks_a_no_solution_against_what_the_file_knows(tmp_path, capsys
     out, err = capsys.readouterr()
     assert out.startswith("no solution (proved by external:") and err == (
         f"puzzlesat: warning: the instance file expects 5 solutions; external:{exe} says there is none\n")
+    # a file stating only its count up to symmetry expects solutions all the
+    # same (the warning was not given); decode and count say so too
+    assert main(["solve", "pentomino-6x10", "-b", f"external:{exe}"]) == 1
+    warning = "puzzlesat: warning: the instance file expects 2,339 solutions up to symmetry; "
+    assert capsys.readouterr().err == warning + f"external:{exe} says there is none\n"
+    answer = tmp_path / "unsat.txt"
+    answer.write_text("s UNSATISFIABLE\n")
+    assert main(["decode", "pentomino-6x10", str(answer)]) == 1
+    assert capsys.readouterr().err == warning + "the solver says there is none\n"
+    assert main(["count", "pentomino-6x10", "-b", f"external:{exe}"]) == 0
+    assert capsys.readouterr().err == "note: the instance file expects 2,339 solutions up to symmetry\n"
     # a file that says nothing of its solutions: nothing to check
     p = tmp_path / "square.toml"
     p.write_text('[board]\nsize = [2, 2]\n[[pieces]]\nset = "dominoes"\ncount = 2\n')
