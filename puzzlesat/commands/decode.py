@@ -190,8 +190,11 @@ def run(args) -> int:
                                  f"{what}, but the answer has all {answer.max_var()} variables of its export "
                                  f"with {fit}: decode with that (or give --cnf FILE, the CNF the solver read)",
                                  apath, answer.line_of[first])
+        # (a whole model must have all the --unique export's variables, not
+        # just fewer: 6x10's 14,145 were sent to 5x12's 19,040)
         if (not unique and declared is None and answer.max_var() > n_vars
-                and _unique_vars(problem, encoding) >= answer.max_var()):
+                and (_unique_vars(problem, encoding) == answer.max_var() if answer.is_contiguous()
+                     else _unique_vars(problem, encoding) >= answer.max_var())):
             raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's "
                              f"CNF{_options(named_encoding)} but within its --unique export's: "
                              "decode with --unique if it answers that export (else it belongs to a different "
@@ -215,7 +218,7 @@ def run(args) -> int:
         if answer.is_contiguous() and answer.max_var() != n_vars:
             # (check_range refused max_var() > n_vars): variables 1..k, k < n
             if declared is None and opb is None:
-                has = f"this instance's CNF{_options(named_encoding)} has"
+                has = f"this instance's CNF{_options(named_encoding, unique)} has"
                 other = "a different instance or encoding" if cardinal else "a different instance"
             elif at[0] == apath:  # the answer's own header line names this instance's CNF
                 has, other = f"its '{HEADER_TAG}' comment (line {at[1]}) says the CNF has", "another CNF"
@@ -268,6 +271,16 @@ def run(args) -> int:
         # that breaks a clause of it is wrong, whatever its primary variables say
         first = bad[0]
         of = args.cnf if at[0] == args.cnf else f"the CNF its '{HEADER_TAG}' comment (line {at[1]}) names"
+        if at[0] == args.cnf and answer.header is None and answer.is_contiguous() and answer.max_var() < n_vars:
+            # a whole model of a smaller CNF: the answer to another export than
+            # the --cnf given (it was blamed on the solver, exit 4)
+            fit = _export_of_size(problem, answer.max_var(), (encoding, unique), cardinal)
+            raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but {args.cnf} has "
+                             f"{n_vars} and the answer falsifies {plural(len(bad), 'clause')} of it: it answers "
+                             + (f"this instance's export with {fit}" + (" (without --unique)" if unique and
+                                                                        "--unique" not in fit else "")
+                                if fit else "another CNF")
+                             + f", not {args.cnf}", apath)
         _failed(args, result, f"{apath}: the answer is not a model of {of}: it falsifies "
                               f"{plural(len(bad), 'clause')} (first: clause {first + 1}: "
                               f"{' '.join(map(str, clauses[first]))} 0), so the solver (or the answer file) is "

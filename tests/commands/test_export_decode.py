@@ -613,6 +613,46 @@ def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path,
     assert err.endswith("; it has the size of the export without --unique: was it exported without --unique?\n")
 
 
+def test_decode_a_whole_model_of_the_plain_export_given_the_unique_cnf_names_the_plain_export(tmp_path, capsys):
+    # the answer to the export without --unique, with --cnf naming the --unique
+    # one: it was "the solver (or the answer file) is wrong", exit 4
+    cnf, uniq = tmp_path / "plain.cnf", tmp_path / "u.cnf"
+    parsed, model = _exported_model(cnf)
+    assert main(["export", "pentomino-3x20", "--unique", "-o", str(uniq)]) == 0
+    n_uniq = read_cnf(uniq.read_text()).n_vars
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    capsys.readouterr()
+    assert main(["decode", "pentomino-3x20", a, "--cnf", str(uniq)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"puzzlesat: {a}: the answer assigns variables 1..{len(model)} only, but {uniq} has "
+                          f"{n_uniq} and the answer falsifies ")
+    assert err.endswith(f" of it: it answers this instance's export with -e mixed (without --unique), not {uniq}\n")
+
+
+def test_decode_a_whole_model_of_another_instance_is_not_sent_to_its_unique_export(tmp_path, capsys):
+    # 3x20's whole model (1..n) decoded as the hexagon, whose plain CNF is smaller and
+    # --unique one larger: the hint said "decode with --unique", which cannot fit
+    # a model that stops short of that export's last variable
+    cnf = tmp_path / "plain.cnf"
+    parsed, model = _exported_model(cnf)
+    assert main(["export", "hexagon-tetrahexes-trihexes", "-o", str(tmp_path / "o.cnf")]) == 0
+    assert main(["export", "hexagon-tetrahexes-trihexes", "--unique", "-o", str(tmp_path / "ou.cnf")]) == 0
+    n_other = read_cnf((tmp_path / "o.cnf").read_text()).n_vars
+    n_other_u = read_cnf((tmp_path / "ou.cnf").read_text()).n_vars
+    assert n_other < len(model) < n_other_u  # the case: beyond the plain CNF, within the --unique one
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    capsys.readouterr()
+    assert main(["decode", "hexagon-tetrahexes-trihexes", a]) == 2
+    err = capsys.readouterr().err
+    assert "--unique" not in err
+    assert err.endswith(f"is beyond the {n_other} variables of this instance's CNF (encoding mixed): the answer "
+                        "belongs to a different instance or encoding\n")
+    # with --unique, the count it names is the --unique CNF's, and says so
+    assert main(["decode", "hexagon-tetrahexes-trihexes", a, "--unique"]) == 2
+    assert f"but this instance's CNF (encoding mixed, --unique) has {n_other_u}: it was cut short" in \
+        capsys.readouterr().err
+
+
 def test_decode_refuses_an_answer_that_breaks_a_clause_of_the_cnf_it_names(tmp_path, capsys):
     # the CNF's identity line fixes the encoding: a falsified clause is the
     # solver's (or the file's) fault, not a hint at another export (QA: exit 0,
