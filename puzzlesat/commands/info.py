@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import ENCODINGS, cnf_size
 from ..errors import UsageError, plural
-from .common import add_instance, comma_list, load, positive_seconds, time_limited
+from .common import add_instance, comma_list, encoding_matters, load, positive_seconds, time_limited
 
 NAME = "info"
 HELP = "per-piece placements and orientations, and model sizes per encoding"
@@ -65,11 +65,20 @@ def run(args) -> int:
     if why:
         print(f"no solution possible: {why}")
     print(f"\nproblem: {plural(stats['variables'], 'variable')} ({stats['primary']} primary), constraints: "
-          + ", ".join(plural(n, CONSTRAINT_NAMES.get(k, k)) for k, n in stats["constraints"].items()))
+          + (", ".join(plural(n, CONSTRAINT_NAMES.get(k, k)) for k, n in stats["constraints"].items())
+             or "none"))
     rows = sizes
-    if len({(s["variables"], s["clauses"], s["literals"]) for s in sizes}) == 1 and len(sizes) > 1:
-        # no cardinality constraint for the encodings to differ on (a nonogram)
-        print("the same CNF with every cardinality encoding (the model has no cardinality constraints):")
+    if (len({(s["variables"], s["clauses"], s["literals"]) for s in sizes}) == 1 and len(sizes) > 1
+            and not encoding_matters(problem)):  # (pairwise and mixed alone may agree: each keeps its row)
+        # no cardinality constraint for the encodings to differ on (a nonogram),
+        # or only ones every encoding writes alike (an Exactly(2) of no
+        # placement is an empty clause: "no cardinality constraints" under
+        # "1 exactly-k constraint" contradicted itself)
+        has = any(k in ("ExactlyOne", "AtMostOne", "Exactly") for k in stats["constraints"])
+        print("the same CNF with every cardinality encoding ("
+              + ("each cardinality constraint of the model is written alike by all of them: it forces all "
+                 "its variables, or none, or cannot hold" if has else "the model has no cardinality constraints")
+              + "):")
         rows = [{**sizes[0], "encoding": "all"}]
     # columns as wide as their largest number (17,021,496,896 pairwise clauses
     # on a long line board ran into the variables)

@@ -194,6 +194,27 @@ def test_info_text_reads_as_text(cli):
     assert "aliases: )" not in cli("backends").out
 
 
+def test_info_says_what_a_model_of_no_or_trivial_constraints_is(cli, tmp_path):
+    # a board the fixed pieces fill: "constraints: " with nothing after it
+    f = tmp_path / "full.box"
+    f.write_text("BOX / 2 * 2\nRESERVE / (D) (1, 1), (1, 2)\nRESERVE / (D) (2, 1), (2, 2)\n"
+                 + "ELEMENT / (D) (1, 1), (1, 2)\n" * 2)
+    assert "problem: 0 variables (0 primary), constraints: none" in cli("info", f).out.splitlines()
+    # an impossible count (two dominoes, no free cell) is an exactly-k constraint
+    # every encoding writes alike: it was said to be no cardinality constraint
+    f = tmp_path / "none.toml"
+    f.write_text('[board]\nart = "**"\n[[pieces]]\nname = "D"\ncells = [[1, 1], [1, 2]]\ncount = 2\n')
+    assert cli("info", f).out.splitlines()[-4:] == [
+        "problem: 0 variables (0 primary), constraints: 1 exactly-k constraint",
+        "the same CNF with every cardinality encoding (each cardinality constraint of the model is written alike "
+        "by all of them: it forces all its variables, or none, or cannot hold):",
+        "encoding      variables    clauses    literals",
+        "all                   0          1           0"]
+    # two encodings that agree on a model where encodings matter keep a row each
+    out = cli("info", "dominoes-2x4", "--encodings", "pairwise,mixed").out.splitlines()
+    assert [line.split()[0] for line in out[-2:]] == ["pairwise", "mixed"]
+
+
 def test_info_on_6x10_matches_solver_notes(cli):
     # solver-notes.md: 6x10 pairwise has 2,056 variables
     d = cli("info", "pentomino-6x10", "--json", "--encodings", "pairwise").json()
