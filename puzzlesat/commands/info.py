@@ -51,7 +51,10 @@ def run(args) -> int:
               f"{plural(fam.get('board_symmetries'), 'board symmetry', 'board symmetries')}"
               + (f" ({kept} of them also map{'s' if kept == 1 else ''} the set of pieces onto itself)"
                  if kept is not None and kept != fam.get("board_symmetries") else ""))
-        print(f"{'piece':<8}{'count':>6}{'cells':>6}{'orientations':>14}{'placements':>12}")
+        if fam["pieces"]:
+            print(f"{'piece':<8}{'count':>6}{'cells':>6}{'orientations':>14}{'placements':>12}")
+        else:  # (a table header over no rows)
+            print("no pieces to place: every copy is fixed")
         for p in fam["pieces"]:
             print(f"{p['name']:<8}{p['count']:>6}{p['cells']:>6}{p['orientations']:>14}{p['placements']:>12}")
         for f in fam.get("fixed", []):

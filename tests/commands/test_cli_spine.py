@@ -199,7 +199,9 @@ def test_info_says_what_a_model_of_no_or_trivial_constraints_is(cli, tmp_path):
     f = tmp_path / "full.box"
     f.write_text("BOX / 2 * 2\nRESERVE / (D) (1, 1), (1, 2)\nRESERVE / (D) (2, 1), (2, 2)\n"
                  + "ELEMENT / (D) (1, 1), (1, 2)\n" * 2)
-    assert "problem: 0 variables (0 primary), constraints: none" in cli("info", f).out.splitlines()
+    out = cli("info", f).out.splitlines()
+    assert "problem: 0 variables (0 primary), constraints: none" in out
+    assert out[2] == "no pieces to place: every copy is fixed"
     # an impossible count (two dominoes, no free cell) is an exactly-k constraint
     # every encoding writes alike: it was said to be no cardinality constraint
     f = tmp_path / "none.toml"
