@@ -211,6 +211,10 @@ def _load(text: str, path: str, warnings: list[str]):
             continue
         m = _SYMBOL.match(st.body)
         if not m:
+            spaced = re.match(r"\s*\(([^()]*[^()\s]\s+[^()\s][^()]*)\)", st.body)
+            if spaced and not re.fullmatch(r"[\d\s,+-]*", spaced.group(1)):  # (not a cell: its symbol left out)
+                raise InputError(f"{kw} symbol {shorten(repr(spaced.group(1).strip()))} holds a space; a piece "
+                                 "name is one word", path, no)
             raise InputError(f"{kw} needs a symbol in parentheses, e.g. '{kw} / (X) (1, 1), ...'", path, no)
         sym = m.group(1)
         if kw == "ELEMENT" and sym == "*":

@@ -85,6 +85,10 @@ def test_one_sided_comment():
     ("BOX / 3 * 3\nELEMENT / (A) (1, 1, 1)\n", "f.box:2: cell (1, 1, 1) has 3 coordinates, the box has 2 dimensions"),
     ("BOX / 3 * 3\nELEMENT / (A) (0, 1)\n", "f.box:2: cell (0, 1): indices start at 1"),
     ("BOX / 3 * 3\nELEMENT / A (1, 1)\n", "f.box:2: ELEMENT needs a symbol in parentheses, e.g. 'ELEMENT / (X) (1, 1), ...'"),
+    # a name with a space: it said a symbol in parentheses was needed, and there was one
+    ("BOX / 3 * 3\nELEMENT / (A B) (1, 1)\n", "f.box:2: ELEMENT symbol 'A B' holds a space; a piece name is one word"),
+    ("BOX / 3 * 3\nELEMENT / (1, 1), (1, 2)\n",
+     "f.box:2: ELEMENT needs a symbol in parentheses, e.g. 'ELEMENT / (X) (1, 1), ...'"),
     ("BOX / 3 * 3\nRESERVE / (*) (4, 1)\n", "f.box:2: reserved cell (4, 1) lies outside the 3 * 3 box"),
     ("BOX / 3 * 3\nRESERVE / (Q) (1, 1)\n", "f.box:2: RESERVE (Q) names no ELEMENT; use (*) for holes"),
     ("BOX / 3 * 3\nELEMENT / (A) (1, 1), (1, 1)\n", "f.box:2: cell (1, 1) is listed twice"),
