@@ -166,8 +166,10 @@ def run(args) -> int:
                       "this instance" + _options(named_encoding, unique, " with ", " and "),
                       "the CNF", at)
     if answer.status == "UNSAT":
-        _check_unsat(args, puzzle, problem, result, apath, unique)
-        _out(args, result, "no solution (the solver proved the CNF unsatisfiable)")
+        _check_unsat(args, puzzle, problem, result, apath, unique,
+                     "OPB file's constraints" if opb is not None else "CNF")
+        _out(args, result, "no solution (the solver proved the "
+             + ("OPB file's constraints" if opb is not None else "CNF") + " unsatisfiable)")
         return EXIT_NO_SOLUTION
     if answer.status == "UNKNOWN":
         _out(args, result, "unknown: the solver gave up without an answer")
@@ -310,7 +312,7 @@ def run(args) -> int:
     return EXIT_OK
 
 
-def _check_unsat(args, puzzle, problem, result: dict, path: str, unique: bool) -> None:
+def _check_unsat(args, puzzle, problem, result: dict, path: str, unique: bool, what: str = "CNF") -> None:
     """An UNSAT answer against what the file knows: a solution it gives (a
     nonogram's goal), verified, proves the CNF satisfiable (with --unique
     too: some image of it is its orbit's leader), so the answer is wrong
@@ -318,7 +320,8 @@ def _check_unsat(args, puzzle, problem, result: dict, path: str, unique: bool) -
     from .. import jobs
 
     if jobs.verified_known(puzzle, problem) is not None:
-        _failed(args, result, f"{path}: the solver says the CNF is unsatisfiable, but the goal picture of "
+        _failed(args, result, f"{path}: the solver says the {what} {'are' if what.endswith('s') else 'is'} "
+                              "unsatisfiable, but the goal picture of "
                               f"{args.instance} is a solution (verified): the solver (or the answer file) is wrong")
     expected = jobs.expected_some(puzzle, unique)
     if expected:

@@ -483,6 +483,22 @@ def test_opb_round_trip_with_a_pb_solver(instance, tmp_path, nono, capsys):
     assert "verified" in capsys.readouterr().out
 
 
+def test_decode_an_unsat_answer_to_an_opb_file_names_the_opb_constraints(tmp_path, capsys):
+    # it said "the solver proved the CNF unsatisfiable" of an OPB file
+    opb = str(tmp_path / "m.opb")
+    assert main(["export", "dominoes-2x4", "-o", opb]) == 0
+    ans = _answer(tmp_path, "s UNSATISFIABLE\n")
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", ans, "--cnf", opb]) == 1
+    assert capsys.readouterr().out == "no solution (the solver proved the OPB file's constraints unsatisfiable)\n"
+    assert main(["export", "dancer", "-o", opb]) == 0
+    capsys.readouterr()
+    assert main(["decode", "dancer", ans, "--cnf", opb]) == 4
+    assert capsys.readouterr().err == (f"puzzlesat: verification failed: {ans}: the solver says the OPB file's "
+                                       "constraints are unsatisfiable, but the goal picture of dancer is a solution "
+                                       "(verified): the solver (or the answer file) is wrong\n")
+
+
 @pytest.mark.parametrize("name,first", [("m.opb", "* #variable= 10 #constraint= 8"),
                                         ("m.OPB", "* #variable= 10 #constraint= 8"),
                                         ("m.pb", "* #variable= 10 #constraint= 8"),
