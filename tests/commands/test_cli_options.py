@@ -135,7 +135,7 @@ def test_a_solver_that_crashes_is_exit_4_not_bad_input(cli, tmp_path):
     crash.chmod(0o755)
     r = cli("solve", "pentomino-3x20", "-b", f"external:{crash}", "--json")
     assert (r.code, r.json()["kind"], r.json()["exit_code"]) == (4, "solver-failed", 4)
-    assert r.json()["error"] == "solver failed: crash failed with exit code -11: c starting"
+    assert r.json()["error"] == "solver failed: crash was killed by signal SIGSEGV (exit code -11): c starting"
 
 
 def test_an_area_mismatch_calls_no_solver(cli, tmp_path):
