@@ -144,10 +144,15 @@ def time_limit_said(args, searched: float) -> str:
     or without the first part when reading took no time worth naming: a
     search's own seconds alone looked like the limit cut short."""
     given, built = getattr(args, "time_limit_given", None), getattr(args, "build_seconds", 0.0)
+    # a search that ran past the limit was being stopped (an outside solver
+    # that ignores SIGTERM gets a second before it is killed): said as such,
+    # the seconds of search alone read as if the limit were not kept
+    over = searched - (given - built) if given is not None else 0.0
+    stopping = f", the last {over:.3f} s of it stopping the solver" if over >= 0.05 else ""
     if given is None or built < 0.05:
-        return f"the time limit ({searched:.3f} s)"
+        return f"the time limit ({searched:.3f} s{stopping})"
     return (f"the time limit ({given:g} s: {built:.1f} s reading and compiling, then {searched:.3f} s "
-            "of search)")
+            f"of search{stopping})")
 
 
 #: seconds after which a time limit that ran out where it could not be

@@ -662,3 +662,18 @@ def test_a_wrapped_time_limit_or_interrupt_is_still_one(monkeypatch, capsys, cau
     out, err = capsys.readouterr()
     assert json.loads(out) == {"error": message.removeprefix("puzzlesat: "), "kind": kind, "exit_code": 3}
     assert err.strip() == message
+
+
+def test_a_search_past_its_time_limit_is_said_to_have_been_stopping():
+    # an outside solver that ignores SIGTERM is killed a second later: the
+    # report read "3 s: 0.1 s reading and compiling, then 3.943 s of search"
+    import argparse
+
+    from puzzlesat.commands.common import time_limit_said
+
+    args = argparse.Namespace(time_limit_given=3.0, build_seconds=0.1)
+    assert time_limit_said(args, 3.943) == ("the time limit (3 s: 0.1 s reading and compiling, then 3.943 s of "
+                                            "search, the last 1.043 s of it stopping the solver)")
+    assert time_limit_said(args, 2.91) == "the time limit (3 s: 0.1 s reading and compiling, then 2.910 s of search)"
+    args = argparse.Namespace(time_limit_given=1.0, build_seconds=0.01)
+    assert time_limit_said(args, 1.968) == "the time limit (1.968 s, the last 0.978 s of it stopping the solver)"
