@@ -29,7 +29,9 @@ def add_backend_options(p, job: str) -> None:
                         "has not ended after 0.5 s",
                # (QA: it said cadical195, which is one of the two)
                "solve": "exact raced against cadical195 where both take the puzzle (tilings, and "
-                        "nonograms that are exact covers) and no --encoding is given, else cadical195"}[job]
+                        "nonograms that are exact covers) and no --encoding is given (on dominoes of the plane "
+                        "kasteleyn joins a race not over after 1 s, to prove there is no tiling), "
+                        "else cadical195"}[job]
     p.add_argument("--backend", "-b", metavar="NAME", help=f"engine (puzzlesat backends); default: {default}")
     p.add_argument("--encoding", "-e", metavar="NAME", choices=list(ENCODINGS),
                    help=f"CNF cardinality encoding: {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")

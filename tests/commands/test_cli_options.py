@@ -616,7 +616,9 @@ def test_solve_help_names_the_default_it_uses(cli):
     r = cli("solve", "--help")
     text = " ".join(r.out.split())
     assert r.code == 0 and ("default: exact raced against cadical195 where both take the puzzle (tilings, and "
-                            "nonograms that are exact covers) and no --encoding is given, else cadical195") in text
+                            "nonograms that are exact covers) and no --encoding is given (on dominoes of the plane "
+                            "kasteleyn joins a race not over after 1 s, to prove there is no tiling), else "
+                            "cadical195") in text
     tiling, nonogram = (json.loads(cli("solve", name, "--json").out) for name in ("pentomino-3x20", "5-dom"))
     assert "raced against" in tiling["backend_choice"] and tiling["backend"] in ("exact", "cadical195")
     assert nonogram["backend"] == "cadical195"
