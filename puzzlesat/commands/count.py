@@ -160,9 +160,9 @@ def run(args) -> int:
         exp = puzzle.expected.get("unique" if args.unique else "count")
         if exp is not None and out.complete and exp != out.count:
             print(f"note: the instance file expects {exp}", file=sys.stderr)
-        elif exp is None and out.complete and out.count == 0 and jobs.expected_some(puzzle, args.unique):
+        elif exp is None and out.complete and out.count == 0 and (some := jobs.expected_some(puzzle, args.unique)):
             # (only the other kind of count stated: none contradicts it too)
-            print(f"note: the instance file expects {jobs.expected_some(puzzle, args.unique)}", file=sys.stderr)
+            print(f"note: the instance file expects {some}", file=sys.stderr)
         for i, s in enumerate(shown, 1):
             print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")
         if n_shown and not shown and out.count and not backend.can_enumerate:

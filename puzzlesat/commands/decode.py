@@ -195,8 +195,8 @@ def run(args) -> int:
         # (a whole model must have all the --unique export's variables, not
         # just fewer: 6x10's 14,145 were sent to 5x12's 19,040)
         if (not unique and declared is None and answer.max_var() > n_vars
-                and (_unique_vars(problem, encoding) == answer.max_var() if answer.is_contiguous()
-                     else _unique_vars(problem, encoding) >= answer.max_var())):
+                and ((n_unique := _unique_vars(problem, encoding)) == answer.max_var()
+                     or (n_unique > answer.max_var() and not answer.is_contiguous()))):
             raise InputError(f"variable {answer.max_var()} is beyond the {n_vars} variables of this instance's "
                              f"CNF{_options(named_encoding)} but within its --unique export's: "
                              "decode with --unique if it answers that export (else it belongs to a different "

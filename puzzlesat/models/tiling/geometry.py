@@ -26,11 +26,15 @@ def normalize(lattice: Lattice, cells: Iterable[Point]) -> Shape:
     """The translation-canonical form: the smallest cell moved to its anchor."""
     pts = sorted(cells)
     shift = sub(lattice.anchor(pts[0]), pts[0])
+    return tuple(translate(pts, shift)) if any(shift) else tuple(pts)
+
+
+def translate(pts: list[Point], shift: Point) -> Iterable[Point]:
+    """The points moved by ``shift``, in order, a coordinate at a time (see
+    transform); the same list when the shift is zero."""
     if not any(shift):
-        return tuple(pts)
-    # a coordinate at a time (see transform)
-    cols = [[x + s for x in col] if s else col for col, s in zip(zip(*pts), shift)]
-    return tuple(zip(*cols))
+        return pts
+    return zip(*[[x + s for x in col] if s else col for col, s in zip(zip(*pts), shift)])
 
 
 def transform(m: Matrix, cells: Iterable[Point]) -> list[Point]:

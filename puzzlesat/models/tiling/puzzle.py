@@ -17,7 +17,7 @@ from ...puzzle import Puzzle
 from . import congruence, geometry, render
 from .colouring import obstruction as colour_obstruction
 from .geometry import (Shape, apply_affine, board_symmetries, cell_grid, grid_lookup, normalize, orientations,
-                       placements, transform)
+                       placements, transform, translate)
 from .lattice import Lattice, Point
 from .prune import dead_placements
 
@@ -305,9 +305,10 @@ class Tiling(Puzzle):
         congruent = self._congruent_seen()
         seen_fixed = set()
         for name, cells in solution.placements:
-            is_fixed = (name, tuple(sorted(cells))) in fixed
+            as_fixed = (name, tuple(sorted(cells)))
+            is_fixed = as_fixed in fixed
             if is_fixed:
-                seen_fixed.add((name, tuple(sorted(cells))))
+                seen_fixed.add(as_fixed)
             if name not in pieces and not is_fixed:
                 raise VerificationError(f"unknown piece {name!r} placed at {_fmt(cells)}")
             for c in cells:
@@ -327,7 +328,9 @@ class Tiling(Puzzle):
                 raise VerificationError(f"piece {name} placed at {_fmt(cells)} is not an image of its shape")
             congruent.add(key)
         # (a solution without a fixed piece left its cells bare, and passed)
-        for name, cells in sorted(fixed - seen_fixed):
+        left_out = sorted(fixed - seen_fixed)
+        if left_out:
+            name, cells = left_out[0]
             raise VerificationError(f"piece {name} fixed at {_fmt(cells)} is missing")
         missing = self.board - covered.keys()
         if missing:
@@ -419,10 +422,7 @@ def _cell_images(g, board: list) -> tuple:
     computed a coordinate at a time as geometry.transform does (a point at
     a time, info's two looks at a 300 x 300 board's 8 symmetries took 4.5 s)."""
     m, t = g
-    image = transform(m, board)
-    if any(t):
-        image = zip(*[[x + s for x in col] if s else col for col, s in zip(zip(*image), t)])
-    return tuple(image)
+    return tuple(translate(transform(m, board), t))
 
 
 def _array_permutations(prob: Problem, board: list, maps) -> list[dict[int, int]]:
