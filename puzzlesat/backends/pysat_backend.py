@@ -121,6 +121,7 @@ class PySatBackend(Backend):
             if "interrupt" not in str(e):
                 raise
             stopped = "interrupted"
+            abandon(s)
         finally:
             s.delete()
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
@@ -170,6 +171,24 @@ def _child_main(conn, backend: PySatBackend, problem, limit, phases):
     r = backend._search_here(problem, limit, None, False, lambda sol: conn.send(sorted(sol)), phases)
     conn.send(("done", r.complete, r.stopped_by, r.stats))
     conn.close()
+
+
+def abandon(s: Solver) -> None:
+    """Let go of a solver that a Ctrl-C left in mid-search, without freeing it.
+
+    PySAT's solve() in the main thread catches SIGINT in C and jumps out of
+    the solver wherever it was (siglongjmp), leaving its data half-updated:
+    deleting it afterwards freed bad pointers, and about one Ctrl-C in three
+    on a long nonogram solve ended in ``free(): invalid pointer`` (exit 134)
+    or a segfault instead of the interrupted answer.  Its C handle is
+    dropped instead, so that neither delete() nor the garbage collector
+    touches that memory again; the program is ending anyway."""
+    inner = getattr(s, "solver", None)
+    if inner is None:
+        return
+    for key, value in list(vars(inner).items()):
+        if type(value).__name__ == "PyCapsule":  # the C solver (cadical, glucose, minisat, ...)
+            setattr(inner, key, None)
 
 
 def _set_phases(s: Solver, lits) -> bool | None:

@@ -129,6 +129,35 @@ def test_short_solves_of_a_responsive_search_stay_in_this_thread(monkeypatch):
         assert pysat_backend._solve(s, Deadline(60), responsive=True) is False
 
 
+def test_a_solver_left_in_mid_search_by_ctrl_c_is_not_freed(monkeypatch):
+    # PySAT's solve() catches SIGINT in C and jumps out of the solver
+    # wherever it was; freeing that solver afterwards crashed about one
+    # Ctrl-C in three on a long nonogram solve ("free(): invalid pointer",
+    # exit 134). Its C handle is let go instead, and the answer so far stays.
+    import pysat.solvers
+    from pysolvers import error as solver_error
+
+    from puzzlesat.backends import pysat_backend
+
+    real_solve, calls, freed = pysat_backend._solve, [], []
+
+    def interrupted_second_time(s, deadline, responsive=False):
+        calls.append(1)
+        if len(calls) == 2:
+            raise solver_error("Caught keyboard interrupt")
+        return real_solve(s, deadline, responsive)
+
+    be, problem = get_backend("cadical195"), load_puzzle("dominoes-2x4").compile()  # (its check frees one)
+    monkeypatch.setattr(pysat_backend, "_solve", interrupted_second_time)
+    monkeypatch.setattr(pysat.solvers.pysolvers, "cadical195_del", lambda *a: freed.append(a))
+    r = be.search(problem)
+    assert (r.count, r.complete, r.stopped_by, freed) == (1, False, "interrupted", [])
+    # a search that ends normally still frees its solver
+    monkeypatch.setattr(pysat_backend, "_solve", real_solve)
+    r = be.search(problem)
+    assert (r.count, r.complete, len(freed)) == (5, True, 1)
+
+
 # every PySAT solver the registry offers, each run on what the families
 # compile to (the tiling and nonogram tests exercise a few of them in depth)
 ALL_PYSAT = list(__import__("puzzlesat.backends.pysat_backend", fromlist=["SOLVERS"]).SOLVERS)
