@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pycard import error as _CardError
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
@@ -211,10 +212,22 @@ def _card(lits: list[int], k: int, encoding: str, pool: IDPool, exact: bool) -> 
             out.extend([-lits[i], -lits[j]] for i in range(n) for j in range(i + 1, n))
             return out
         enc = ENCODINGS[encoding] if encoding != "mixed" else EncType.seqcounter
-        out.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=enc).clauses)
+        out.extend(_card_enc(CardEnc.atmost, lits, 1, pool, enc).clauses)
         return out
     enc = ENCODINGS[encoding]
     if enc in _AT_MOST_ONE_ONLY:
         enc = EncType.seqcounter
-    f = CardEnc.equals(lits, k, vpool=pool, encoding=enc) if exact else CardEnc.atmost(lits, k, vpool=pool, encoding=enc)
+    f = _card_enc(CardEnc.equals if exact else CardEnc.atmost, lits, k, pool, enc)
     return [list(cl) for cl in f.clauses]
+
+
+def _card_enc(make, lits, k, pool, enc):
+    """PySAT's cardinality encoder; a Ctrl-C inside it, which its C code
+    turns into ``pycard.error("Caught keyboard interrupt")``, is a
+    KeyboardInterrupt again (it was a traceback and exit 1, "no solution")."""
+    try:
+        return make(lits, k, vpool=pool, encoding=enc)
+    except _CardError as e:
+        if "interrupt" in str(e):
+            raise KeyboardInterrupt from None
+        raise

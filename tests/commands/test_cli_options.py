@@ -679,3 +679,28 @@ def test_a_search_past_its_time_limit_is_said_to_have_been_stopping():
     assert time_limit_said(args, 2.91) == "the time limit (3 s: 0.1 s reading and compiling, then 2.910 s of search)"
     args = argparse.Namespace(time_limit_given=1.0, build_seconds=0.01)
     assert time_limit_said(args, 1.968) == "the time limit (1.968 s, the last 0.978 s of it stopping the solver)"
+
+
+def test_ctrl_c_inside_pysats_cardinality_encoder_is_an_interruption(tmp_path, monkeypatch, capsys):
+    # PySAT's C encoder turns a Ctrl-C into pycard.error("Caught keyboard
+    # interrupt"): `export`, `info` or a CNF solve interrupted while the CNF
+    # was built ended in a traceback and exit 1 ("no solution")
+    import pycard
+    from pysat.card import CardEnc
+
+    from puzzlesat import cli
+
+    def interrupted(*args, **kwargs):
+        raise pycard.error("Caught keyboard interrupt")
+
+    monkeypatch.setattr(CardEnc, "atmost", interrupted)
+    out = tmp_path / "m.cnf"
+    assert cli.main(["export", "dominoes-2x4", "-e", "seqcounter", "-o", str(out), "--json"]) == 3
+    captured = capsys.readouterr()
+    assert (json.loads(captured.out), captured.err) == (
+        {"error": "interrupted", "kind": "interrupted", "exit_code": 3}, "puzzlesat: interrupted\n")
+    assert not out.exists()
+    # any other failure of the encoder is not taken for one
+    monkeypatch.setattr(CardEnc, "atmost", lambda *a, **k: (_ for _ in ()).throw(pycard.error("bad encoding")))
+    with pytest.raises(pycard.error, match="bad encoding"):
+        cli.main(["export", "dominoes-2x4", "-e", "seqcounter", "-o", str(out)])
