@@ -5,7 +5,8 @@ Each subcommand is a module in ``puzzlesat.commands`` with ``NAME``, ``HELP``,
 ``COMMANDS`` to add a command.
 
 Exit codes: 0 done (solved / counted completely), 1 no solution,
-2 bad input (a one-line message, never a traceback), 3 incomplete (time
+2 bad input (a one-line message, never a traceback) or a system the run
+cannot go on in (out of memory, a full or closed stdout, ...), 3 incomplete (time
 limit, --limit on a count that had more, Ctrl-C: the count printed is a lower
 bound), 4 a back end returned a solution that fails verification, or back
 ends disagree, or a solver failed (an outside solver crashed or answered
@@ -15,6 +16,7 @@ nonsense).
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import json
 import sys
@@ -128,10 +130,16 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    _plug_closed_streams()
     real_stdout = sys.stdout
     sys.stdout = _ClosedPipeSafe(real_stdout)
     try:
-        return args._run(args)
+        code = args._run(args)
+        sys.stdout.flush()  # a full disk said here, not at exit (exit 120 and "Exception ignored")
+        return code
+    except _OutputFailed as e:
+        sys.stdout.drop()
+        return _fail(args, f"puzzlesat: cannot write the output: {e}", "output", EXIT_BAD_INPUT)
     except SolverFailed as e:  # the engine, not the input: as for a wrong answer
         return _fail(args, f"puzzlesat: solver failed: {e}", "solver-failed", EXIT_INTERNAL)
     except UsageError as e:
@@ -150,6 +158,14 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(args, f"puzzlesat: stopped: {e}", "time-limit", EXIT_INCOMPLETE)
     except BrokenPipeError:  # (binary output, sys.stdout.buffer: its answer is unknown here)
         return EXIT_OK
+    except MemoryError:
+        return _fail(args, "puzzlesat: out of memory (the model is too large for the memory this run may use)",
+                     "environment", EXIT_BAD_INPUT)
+    except OSError as e:  # the system, not the input (too many open files, no working directory, ...)
+        if isinstance(sys.stdout, _ClosedPipeSafe) and _is_stdout_error(e):  # (binary, sys.stdout.buffer)
+            sys.stdout.drop()
+            return _fail(args, f"puzzlesat: cannot write the output: {e.strerror or e}", "output", EXIT_BAD_INPUT)
+        return _fail(args, f"puzzlesat: {_describe_os_error(e)}", "environment", EXIT_BAD_INPUT)
     except Exception as e:
         # a time limit or Ctrl-C that something wrapped on its way out (an
         # import's "Error calling __set_name__"): still what it was
@@ -175,15 +191,73 @@ def _wrapped(e: BaseException, kinds: tuple) -> BaseException | None:
     return None
 
 
+class _OutputFailed(Exception):
+    """Standard output cannot be written: closed, or the disk is full."""
+
+
+def _plug_closed_streams() -> None:
+    """Standard streams the shell closed (``>&-``, ``<&-``, ``2>&-``): their
+    descriptors are taken by /dev/null, so that no file this run opens
+    becomes "standard output" by getting descriptor 1; a closed stderr is
+    written to /dev/null (the exit code still tells), a closed stdout makes
+    any output an error (:class:`_ClosedPipeSafe`), a closed stdin is said
+    where it is read.  (Python sets each such stream to None; printing to
+    it was an AttributeError traceback, exit 1.)"""
+    import os
+
+    for fd, name, mode in ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+        except OSError:
+            got = os.open(os.devnull, mode)
+            if got != fd:  # (a lower one was closed too and took it: it is plugged in its turn)
+                os.dup2(got, fd)
+                os.close(got)
+        if name == "stderr" and sys.stderr is None:
+            sys.stderr = open(fd, "w", closefd=False)
+
+
+def _is_stdout_error(e: OSError) -> bool:
+    """Whether ``e`` is what writing binary output to stdout raises when it fails."""
+    return e.filename is None and e.errno in (errno.ENOSPC, errno.EFBIG, errno.EIO, errno.EBADF, errno.EDQUOT)
+
+
+def _describe_os_error(e: OSError) -> str:
+    """An error of the system, said in words (no errno numbers)."""
+    import os
+
+    if e.errno == errno.ENOENT and e.filename is None:
+        try:
+            os.getcwd()
+        except OSError:
+            return "the current directory no longer exists (it was deleted or moved away)"
+    if e.errno in (errno.EMFILE, errno.ENFILE):
+        return "too many open files (raise the limit: ulimit -n)"
+    what = e.strerror or str(e)
+    return f"{e.filename}: {what}" if e.filename else what
+
+
 class _ClosedPipeSafe:
     """sys.stdout while a command runs: a reader that has gone (``| head``)
     makes the rest of the output go nowhere, and the command ends with its
     own exit code.  A BrokenPipeError in the middle of the answer ended
     every run with 0, a run with no solution (1) or an incomplete count (3)
-    included."""
+    included.  Any other failure to write (a full disk, a closed stdout)
+    is :class:`_OutputFailed`, said in one line with exit 2."""
 
     def __init__(self, stream):
+        self._missing = stream is None
+        if stream is None:  # closed by the shell: nothing may be written
+            import os
+
+            stream = open(os.devnull, "w")
         self._stream = stream
+
+    def drop(self) -> None:
+        """Output failed: what is still buffered goes nowhere (flushing it at
+        exit failed again: "Exception ignored", exit 120)."""
+        self._closed()
+        self._missing = True
 
     def _closed(self) -> None:
         import os
@@ -196,17 +270,42 @@ class _ClosedPipeSafe:
             pass
 
     def write(self, text: str) -> int:
+        if self._missing:
+            if text:
+                raise _OutputFailed("standard output is closed")
+            return 0
         try:
             return self._stream.write(text)
         except BrokenPipeError:
             self._closed()
             return len(text)
+        except OSError as e:
+            raise _OutputFailed(e.strerror or str(e)) from None
 
     def flush(self) -> None:
+        if self._missing:
+            return
         try:
             self._stream.flush()
         except BrokenPipeError:
             self._closed()
+        except OSError as e:
+            raise _OutputFailed(e.strerror or str(e)) from None
+
+    def writelines(self, lines) -> None:
+        if self._missing:
+            for line in lines:
+                self.write(line)
+            return
+        try:
+            self._stream.writelines(lines)
+        except BrokenPipeError:
+            self._closed()
+        except OSError as e:
+            raise _OutputFailed(e.strerror or str(e)) from None
+
+    def isatty(self) -> bool:
+        return not self._missing and self._stream.isatty()
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
@@ -219,7 +318,7 @@ def _fail(args, message: str, kind: str, code: int) -> int:
     if getattr(args, "json", False) and not _json_written:  # a command may have said more itself
         try:
             emit_json({"error": message.removeprefix("puzzlesat: "), "kind": kind, "exit_code": code})
-        except BrokenPipeError:
+        except (BrokenPipeError, _OutputFailed):  # (the output is what failed)
             pass
     return code
 

@@ -68,6 +68,8 @@ def _read(path: str) -> str:
     (Windows editors write one; it is not content, as for puzzle files)."""
     try:
         if path == "-":  # (a test's stdin may be text only)
+            if sys.stdin is None:
+                raise InputError("standard input is closed: give the answer as a file", "-")
             buf = getattr(sys.stdin, "buffer", None)
             data = buf.read() if buf is not None else sys.stdin.read().encode("utf-8")
         else:

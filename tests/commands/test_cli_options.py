@@ -704,3 +704,86 @@ def test_ctrl_c_inside_pysats_cardinality_encoder_is_an_interruption(tmp_path, m
     monkeypatch.setattr(CardEnc, "atmost", lambda *a, **k: (_ for _ in ()).throw(pycard.error("bad encoding")))
     with pytest.raises(pycard.error, match="bad encoding"):
         cli.main(["export", "dominoes-2x4", "-e", "seqcounter", "-o", str(out)])
+
+
+def _run_in(preexec, *args, stdout=subprocess.PIPE, cwd=None):
+    return subprocess.run([sys.executable, "-m", "puzzlesat", *args], stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, timeout=120, preexec_fn=preexec, cwd=cwd)
+
+
+@pytest.mark.parametrize("args", [["solve", "pentomino-3x20"], ["count", "pentomino-3x20", "--json"],
+                                  ["export", "pentomino-3x20", "-o", "-"], ["list"], ["check", "dancer"],
+                                  ["solve", "dancer", "--png", "-"]])
+@pytest.mark.parametrize("buffered", [False, True])
+def test_output_that_cannot_be_written_is_said_in_one_line(args, buffered, monkeypatch):
+    # a full disk was a traceback and exit 1 ("no solution"), or with
+    # buffered output "Exception ignored" and exit 120
+    if buffered:
+        monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)
+    else:
+        monkeypatch.setenv("PYTHONUNBUFFERED", "1")
+    with open("/dev/full", "w") as full:
+        r = _run_in(None, *args, stdout=full)
+    assert (r.returncode, r.stderr) == (2, "puzzlesat: cannot write the output: No space left on device\n")
+
+
+@pytest.mark.parametrize("args,code,err", [
+    (["count", "pentomino-3x20"], 2, "puzzlesat: cannot write the output: standard output is closed\n"),
+    (["export", "pentomino-3x20", "-o", "-"], 2, "puzzlesat: cannot write the output: standard output is closed\n"),
+    # what writes no output works, and its file does not become stdout
+    (["export", "pentomino-3x20", "-o", "m.cnf"], 0, "wrote m.cnf (dimacs: 8,451 variables, 23,427 clauses; "
+                                                      "1,236 primary variables)\n"),
+])
+def test_a_closed_stdout_is_said_in_one_line(args, code, err, tmp_path):
+    import os
+
+    r = _run_in(lambda: os.close(1), *args, cwd=tmp_path)
+    assert (r.returncode, r.stderr) == (code, err)
+    if code == 0:
+        assert (tmp_path / "m.cnf").read_text().startswith("c ")
+
+
+def test_a_closed_stdin_or_stderr_is_no_traceback(tmp_path):
+    import os
+
+    r = _run_in(lambda: os.close(0), "decode", "pentomino-3x20", "-")
+    assert (r.returncode, r.stderr) == (2, "puzzlesat: -: standard input is closed: give the answer as a file\n")
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "nonexist", "--json"], stdout=subprocess.PIPE,
+                       text=True, timeout=120, preexec_fn=lambda: os.close(2))
+    assert (r.returncode, json.loads(r.stdout)["kind"]) == (2, "bad-input")  # (the message went nowhere, not here)
+
+
+def test_a_system_limit_is_said_in_one_line(tmp_path):
+    import os
+    import resource
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+
+    def leave_a_deleted_directory():
+        os.chdir(gone)
+        os.rmdir(gone)
+
+    r = _run_in(leave_a_deleted_directory, "export", "pentomino-3x20", "-o", "m.cnf")
+    assert (r.returncode, r.stderr) == (2, "puzzlesat: the current directory no longer exists "
+                                           "(it was deleted or moved away)\n")
+    r = _run_in(lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16)),
+                "count", "pentomino-3x4x5", "-j", "2", "-t", "3")
+    assert (r.returncode, r.stderr) == (2, "puzzlesat: too many open files (raise the limit: ulimit -n)\n")
+
+
+def test_running_out_of_memory_is_said_in_one_line(monkeypatch, capsys, tmp_path):
+    # (a real one: export of a 60x60 board of pentominoes and dominoes under
+    # `ulimit -v 700000` was a MemoryError traceback, exit 1; it takes 40 s)
+    from puzzlesat import cli
+    from puzzlesat.commands import export
+
+    def too_big(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(export, "encode_cnf", too_big)
+    assert cli.main(["export", "pentomino-3x20", "-o", str(tmp_path / "m.cnf"), "--json"]) == 2
+    out, err = capsys.readouterr()
+    message = "out of memory (the model is too large for the memory this run may use)"
+    assert (json.loads(out), err) == ({"error": message, "kind": "environment", "exit_code": 2},
+                                      f"puzzlesat: {message}\n")
