@@ -237,6 +237,10 @@ def _describe_os_error(e: OSError) -> str:
     return f"{e.filename}: {what}" if e.filename else what
 
 
+#: the text pictures' glyphs, for a standard output that cannot show them
+_ASCII_GLYPHS = str.maketrans({"\u2588": "#", "\u00b7": "."})
+
+
 class _ClosedPipeSafe:
     """sys.stdout while a command runs: a reader that has gone (``| head``)
     makes the rest of the output go nowhere, and the command ends with its
@@ -247,6 +251,7 @@ class _ClosedPipeSafe:
 
     def __init__(self, stream):
         self._missing = stream is None
+        self._warned = False
         if stream is None:  # closed by the shell: nothing may be written
             import os
 
@@ -281,6 +286,23 @@ class _ClosedPipeSafe:
             return len(text)
         except OSError as e:
             raise _OutputFailed(e.strerror or str(e)) from None
+        except UnicodeEncodeError:
+            return self.write(self._encodable(text))
+
+    def _encodable(self, text: str) -> str:
+        """``text`` as this stream's encoding can write it (PYTHONIOENCODING=ascii,
+        a Latin-1 terminal): the pictures' glyphs become the ASCII that --json
+        uses (``#``, ``.``), and any other character it lacks a ``?``, said
+        once on stderr.  (A nonogram's picture was a UnicodeEncodeError
+        traceback, exit 1.)"""
+        encoding = getattr(self._stream, "encoding", None) or "ascii"
+        text = text.translate(_ASCII_GLYPHS)
+        fixed = text.encode(encoding, errors="replace").decode(encoding, errors="replace")
+        if fixed != text and not self._warned:
+            self._warned = True
+            say(f"puzzlesat: warning: standard output's encoding ({encoding}) cannot show some characters: "
+                "written as '?' (set PYTHONIOENCODING=utf-8)")
+        return fixed
 
     def flush(self) -> None:
         if self._missing:

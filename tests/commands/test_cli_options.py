@@ -787,3 +787,21 @@ def test_running_out_of_memory_is_said_in_one_line(monkeypatch, capsys, tmp_path
     message = "out of memory (the model is too large for the memory this run may use)"
     assert (json.loads(out), err) == ({"error": message, "kind": "environment", "exit_code": 2},
                                       f"puzzlesat: {message}\n")
+
+
+def test_a_standard_output_that_cannot_show_the_glyphs_gets_ascii(cli, tmp_path, monkeypatch):
+    # a nonogram's picture (█, ·) under PYTHONIOENCODING=ascii or a Latin-1
+    # terminal was a UnicodeEncodeError traceback, exit 1 ("no solution")
+    monkeypatch.setenv("PYTHONIOENCODING", "ascii")
+    picture = cli("solve", "dancer").out.splitlines()
+    monkeypatch.delenv("PYTHONIOENCODING")
+    rows = cli("solve", "dancer", "--json").json()["solution"]
+    assert [line[::2] for line in picture[:len(rows)]] == rows  # (two characters a cell)
+    # any other character it lacks is a '?', said once
+    (tmp_path / "e.box").write_text("BOX / 2 * 1\nELEMENT / (\u00e9) (1, 1), (1, 2)\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONIOENCODING", "ascii")
+    r = cli("solve", tmp_path / "e.box")
+    assert (r.code, r.out.splitlines()[:3], r.err) == (
+        0, ["A", "A", "legend: A = ?"],
+        "puzzlesat: warning: standard output's encoding (ascii) cannot show some characters: "
+        "written as '?' (set PYTHONIOENCODING=utf-8)\n")
