@@ -863,6 +863,7 @@ class _ForkPool:
 
     def start(self, fn, work, tasks) -> None:
         import multiprocessing
+        import os
 
         global _WORK, _PARTIAL, _KEPT
         ctx = multiprocessing.get_context("fork")
@@ -871,7 +872,7 @@ class _ForkPool:
         _PARTIAL = ctx.RawArray("q", max((t[0] for t in tasks), default=0) + 1)
         # and this queue, where they put the solutions they keep
         _KEPT = self.queue = ctx.SimpleQueue()
-        self.pool = ctx.Pool(self.processes, initializer=_pool_worker_start)
+        self.pool = ctx.Pool(self.processes, initializer=_pool_worker_start, initargs=(os.getpid(),))
         self.results = self.pool.imap_unordered(_count_part_here, tasks)
 
     def partial(self, parts) -> int:
@@ -1021,7 +1022,7 @@ class _SharedCounts:
         self.kept_queue.put((i, decoded, sol))
 
 
-def _pool_worker_start() -> None:
+def _pool_worker_start(parent: int | None = None) -> None:
     """A forked pool worker's first act: its engines search inline (this
     parent terminates the pool to stop them; no child per sub-problem), and
     Ctrl-C, which the terminal sends to the whole process group, is the
@@ -1029,6 +1030,7 @@ def _pool_worker_start() -> None:
     traceback header on stderr)."""
     import signal
 
+    backend_base.die_with_parent(parent)  # (a parent killed by SIGKILL cannot terminate the pool)
     backend_base.STOPPED_BY_PARENT = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     backend_base.default_termination()

@@ -7,6 +7,7 @@ true *primary* variables.  It never knows what the variables mean.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -320,7 +321,8 @@ class Child:
         if can_fork():
             ctx = multiprocessing.get_context("fork")
             self.conn, send = ctx.Pipe(duplex=False)
-            self.proc = ctx.Process(target=_forked_child, args=(fn, send, *args), daemon=True)
+            self.proc = ctx.Process(target=_forked_child, args=(fn, send, *args), kwargs={"parent": os.getpid()},
+                                    daemon=True)
             self.proc.start()
             send.close()
             return
@@ -488,7 +490,25 @@ def default_termination() -> None:
         signal.signal(sig, signal.SIG_DFL)
 
 
-def _forked_child(fn, conn, *args) -> None:
+def die_with_parent(parent: int | None = None) -> None:
+    """Linux: this process is killed when the thread that started it ends,
+    even by SIGKILL (the OOM killer, ``kill -9``, a cancelled CI job), which
+    leaves no cleanup to the parent: a search child, a pool worker or a
+    compare run went on at full CPU after its parent was gone, past any
+    time limit.  ``parent`` (its pid, taken before the fork): if it died
+    already, before this was set, this process ends now."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+def _forked_child(fn, conn, *args, parent: int | None = None) -> None:
+    die_with_parent(parent)
     default_termination()
     fn(conn, *args)
 
@@ -501,12 +521,7 @@ def _spawned_child() -> None:
     from multiprocessing.connection import Connection
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:  # Linux: die with the parent, should it be killed without closing us
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
+    die_with_parent()  # should the parent be killed without closing us
     jobs = Connection(int(sys.argv[2]), writable=False)
     out = Connection(int(sys.argv[3]), readable=False)
     while True:

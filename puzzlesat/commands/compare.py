@@ -123,7 +123,7 @@ def run_one(spec: dict, job: str, time_limit: float, grace: float = GRACE) -> di
 
     fd, out = tempfile.mkstemp(prefix="puzzlesat-cmp-", suffix=".json")
     os.close(fd)
-    payload = json.dumps({**spec, "job": job, "time_limit": time_limit, "out": out})
+    payload = json.dumps({**spec, "job": job, "time_limit": time_limit, "out": out, "parent": os.getpid()})
     argv = [sys.executable, "-m", "puzzlesat.commands.compare", "--worker", payload]
     t0 = time.perf_counter()
     row = {**spec, "job": job, "time_limit": time_limit}
@@ -538,6 +538,9 @@ def worker(spec: dict) -> dict:
 
 def _worker_main(argv) -> int:
     spec = json.loads(argv[1])
+    from ..backends.base import die_with_parent
+
+    die_with_parent(spec.get("parent"))  # its own session: compare's Ctrl-C and SIGTERM do not reach it, SIGKILL too
     try:
         row = worker(spec)
     except Terminated:  # compare stopped this run: its outside solver is killed

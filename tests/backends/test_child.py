@@ -161,3 +161,55 @@ def test_a_new_python_imports_this_puzzlesat_not_one_in_the_current_directory(tm
     (tmp_path / "puzzlesat").mkdir()
     (tmp_path / "puzzlesat" / "__init__.py").write_text("raise ImportError('the decoy puzzlesat')\n")
     assert _in_daemon(_search_from, str(tmp_path)) == (3, False, "limit", True)
+
+
+def _descendants(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = [int(c) for c in f.read().split()]
+    except OSError:
+        return []
+    return [d for k in kids for d in [k, *_descendants(k)]]
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("args,kids", [
+    (["count", "pentomino-3x4x5", "-j", "1", "-t", "60"], 1),  # the engine's child
+    (["count", "pentomino-3x4x5", "-j", "2", "-t", "60"], 2),  # the pool's workers
+    (["compare", "pentomino-3x4x5", "--count", "-b", "exact", "-t", "60"], 1),  # compare's run
+])
+def test_what_puzzlesat_started_dies_with_it_even_by_sigkill(args, kids):
+    # a parent killed by SIGKILL (the OOM killer, kill -9, a cancelled CI job)
+    # cleans nothing up: its search went on at full CPU past -t, re-parented to 1
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", *args], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        t = time.monotonic()
+        while len(_descendants(p.pid)) < kids and time.monotonic() - t < 60:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        started = _descendants(p.pid)
+        assert len(started) >= kids
+    finally:
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+    t = time.monotonic()
+    while any(map(_running, started)) and time.monotonic() - t < 5:
+        time.sleep(0.05)
+    left = [k for k in started if _running(k)]
+    for k in left:
+        os.kill(k, signal.SIGKILL)
+    assert left == []
