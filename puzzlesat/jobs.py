@@ -734,7 +734,10 @@ class _Counter:
             listed = max(listed, first.count)
             remaining = None if remaining is None else remaining - first.seconds
         if splits:
+            t_split = time.monotonic()
             parts = split(problem, workers * PARTS_PER_JOB)
+            if remaining is not None:  # (the split counts against the time limit: 1.1 s on 640x640 dominoes)
+                remaining = max(remaining - (time.monotonic() - t_split), 1e-3)
             if len(parts) > 1:
                 r = self._run_parts(problem, parts, keep_arg, budget, remaining)
                 if not r.complete:
@@ -1170,8 +1173,15 @@ class _Refuter:
         self.ctr.look = None
         with self._starting:
             self._over.set()
-        if self._thread is not None:
-            self._thread.join()
+        if self._thread is None:
+            return
+        # a search stops at its next look at _pointless; a thread still asking
+        # whether the engine takes the problem (pure Python: the
+        # determinant's planarity test ran 6 s past -t on a 640x640 board)
+        # is let go, as a daemon, to see that the count is over when it is done
+        self._thread.join(REFUTER_ASKS)
+        while self._thread.is_alive() and self.engine is not None:
+            self._thread.join(REFUTER_ASKS)
 
 
 def _refuter_for(backend: Backend, problem: Problem, may_switch: bool) -> list[Backend]:

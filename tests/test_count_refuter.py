@@ -183,3 +183,63 @@ def test_a_count_that_finds_solutions_at_once_starts_no_refuter(monkeypatch):
     monkeypatch.setattr(jobs, "_refuter_for", lambda *a: [spy])
     out = jobs.count(load_puzzle("pentomino-6x10"), limit=2000, keep=True, jobs=1)
     assert (out.count, spy.ran) == (2000, False)
+
+
+class _SlowToAnswerSupports(_Refuter):
+    """A refuter whose supports() takes ``seconds`` of pure work (the
+    determinant's planarity test: 6 s on a 640x640 board)."""
+
+    def __init__(self, seconds):
+        super().__init__(SearchResult(0, True, "fake-refuter", 0.0, []))
+        self.seconds = seconds
+
+    def supports(self, problem):
+        time.sleep(self.seconds)
+        return None
+
+
+def test_a_count_that_ends_does_not_wait_for_a_refuter_still_asking_if_it_takes_the_problem(soon, monkeypatch):
+    # the count's end joined the refuter's thread: a count past its time
+    # limit waited those seconds too
+    slow = _SlowToAnswerSupports(3.0)
+    monkeypatch.setattr(jobs, "_refuter_for", lambda *a: [slow])
+    t = time.monotonic()
+    out = jobs.count(load_puzzle("pentomino-3x20"), _Slow(0.3), may_switch=True, jobs=1)
+    assert time.monotonic() - t < 2.0
+    assert (out.count, out.complete, out.method, slow.ran) == (8, True, "enumerate", False)
+
+
+def test_the_precheck_and_the_choice_of_engine_count_against_the_time_limit(monkeypatch, capsys):
+    # they ran after the limit's clock for reading and compiling had
+    # stopped: 4-6 s past -t on a 640x640 board of dominoes
+    from puzzlesat import cli
+    from puzzlesat.models.tiling.puzzle import Tiling
+
+    monkeypatch.setattr(Tiling, "precheck", lambda self: time.sleep(5))
+    t = time.monotonic()
+    assert cli.main(["count", "pentomino-3x20", "-t", "1"]) == 3
+    assert time.monotonic() - t < 3.0
+    assert capsys.readouterr().err == ("puzzlesat: stopped: the time limit (1 s) ran out while checking and "
+                                       "choosing an engine for pentomino-3x20, before any search\n")
+
+
+def test_the_split_into_sub_problems_counts_against_the_time_limit(monkeypatch):
+    # the parts were given what was left before the split (1.1 s on a
+    # 640x640 board of dominoes), not after it
+    from puzzlesat.backends.base import SearchResult as Result
+
+    real_split, given = jobs.split, []
+
+    def slow_split(problem, target):
+        time.sleep(1.0)
+        return real_split(problem, target)
+
+    def parts_given(self, problem, parts, keep, budget, remaining):
+        given.append(remaining)
+        return Result(0, False, "exact", 0.0, [], "time-limit")
+
+    monkeypatch.setattr(jobs, "split", slow_split)
+    monkeypatch.setattr(jobs._Counter, "_run_parts", parts_given)
+    jobs.count(load_puzzle("pentomino-3x4x5"), get_backend("exact"), time_limit=5, jobs=2)
+    # 5 s less the split's second (this count is split at once: no serial slice first)
+    assert len(given) == 1 and given[0] <= 5 - 1.0

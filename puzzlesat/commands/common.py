@@ -153,8 +153,30 @@ def time_limit_said(args, searched: float) -> str:
     stopping = f", the last {over:.3f} s of it stopping the solver" if over >= 0.05 else ""
     if given is None or built < 0.05:
         return f"the time limit ({searched:.3f} s{stopping})"
-    return (f"the time limit ({given:g} s: {built:.1f} s reading and compiling, then {searched:.3f} s "
-            f"of search{stopping})")
+    doing = getattr(args, "build_doing", "reading and compiling")
+    return f"the time limit ({given:g} s: {built:.1f} s {doing}, then {searched:.3f} s of search{stopping})"
+
+
+@contextlib.contextmanager
+def before_search(args, doing: str, in_all: str):
+    """A step between load() and the search (a count's precheck and choice
+    of engine): under a time limit it counts against it as reading and
+    compiling do (it took 4-6 s past ``-t`` on a 640x640 board), stops
+    with BuildTimeLimit past it, and leaves the search what is left.
+    ``in_all``: how time_limit_said names the load and this step together."""
+    limit = getattr(args, "time_limit", None)
+    if limit is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    given = getattr(args, "time_limit_given", limit)
+    start = time.monotonic()
+    with time_limited(limit, f"the time limit ({given:g} s) ran out while {doing} {args.instance}, "
+                             "before any search"):
+        yield
+    spent = time.monotonic() - start
+    args.time_limit = max(limit - spent, 1e-3)
+    args.build_seconds = getattr(args, "build_seconds", 0.0) + spent
+    args.build_doing = in_all
 
 
 #: seconds after which a time limit that ran out where it could not be

@@ -10,7 +10,7 @@ from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
 from ..cli import say as note
 from ..errors import plural
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
-                     add_progress_option, backend_for, load, positive_int, wants_progress)
+                     add_progress_option, backend_for, before_search, load, positive_int, wants_progress)
 
 NAME = "count"
 CORES = os.cpu_count() or 1
@@ -55,14 +55,15 @@ def run(args) -> int:
     puzzle, problem = load(args)
     # the few solutions --show prints need no enumerating engine for the count
     listing = args.limit is not None
-    if args.backend is None and puzzle.precheck():
-        # no engine is called (jobs.count says why): choosing one took seconds
-        # on a large board (the determinant's plan, Knuth's estimate)
-        backend, choice = jobs.get_backend(jobs.DEFAULT_SOLVE_BACKEND, encoding=args.encoding), None
-    elif args.backend is None:
-        backend, choice = jobs.choose_count_backend(problem, args.encoding, listing=listing, unique=args.unique)
-    else:
-        backend, choice = backend_for(args, problem, "count"), None
+    with before_search(args, "checking and choosing an engine for", "reading, compiling and choosing an engine"):
+        if args.backend is None and puzzle.precheck():
+            # no engine is called (jobs.count says why): choosing one took seconds
+            # on a large board (the determinant's plan, Knuth's estimate)
+            backend, choice = jobs.get_backend(jobs.DEFAULT_SOLVE_BACKEND, encoding=args.encoding), None
+        elif args.backend is None:
+            backend, choice = jobs.choose_count_backend(problem, args.encoding, listing=listing, unique=args.unique)
+        else:
+            backend, choice = backend_for(args, problem, "count"), None
     if args.no_goal and getattr(puzzle, "goal", None) is not None and (args.unique or not backend.can_enumerate):
         # (jobs.count starts from the goal only in a plain count by an engine that lists solutions)
         why = ("a count up to symmetry (--unique)" if args.unique
