@@ -129,6 +129,22 @@ BAD_NON = [
     # text after an unquoted goal: its letters were named at "row 3" of a 2-row grid
     ("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\ngoal 1001 extra\n",
      "b.non:9: goal has 9 cells, expected 4 (2 x 2)"),
+    # two colours defined only by color lines are a multicolour puzzle, whatever the clues say (mutation
+    # audit: with only the clues' letters counted, plain clues loaded as black and white, and clues in
+    # one of the two letters fell on the one-letter check with a ValueError traceback)
+    ("width 1\nheight 1\ncolor a #ff0000\ncolor b #00ff00\nrows\n1\ncolumns\n1\n",
+     "b.non:4: multicolour nonograms (colours a #ff0000, b #00ff00) are not supported yet; "
+     "only black-and-white ones"),
+    ("width 1\nheight 1\ncolor a #ff0000\ncolor b #00ff00\nrows\n1a\ncolumns\n1a\n",
+     "b.non:4: multicolour nonograms (colours a #ff0000, b #00ff00) are not supported yet; "
+     "only black-and-white ones"),
+    # a negative clue past the height is still a clue line, named as one (not an unknown key '-1')
+    ("width 1\nheight 1\nrows\n1\n-1\ncolumns\n1\n", "b.non:5: negative number '-1' in row 2 clue '-1'"),
+    # nine digits are allowed (MAX_DIGITS): the number is read, and then too long for the row
+    ("width 2\nheight 1\nrows\n123456789\ncolumns\n1\n1\n",
+     "b.non:4: row 1 clue 123456789 needs 123456789 cells but the row has 2"),
+    ("width 2\nheight 1\nrows\n1234567890\ncolumns\n1\n1\n",
+     "b.non:4: row 1 clue '1234567890': 1234567890 is too large (more than 9 digits)"),
     # the size is refused as soon as it is known, not as "0 row clues for height 100000"
     ("width 100000\nheight 100000\nrows\n",
      "b.non:2: a 100000 x 100000 grid (10,000,000,000 cells) is too large (at most 1,000,000 cells)"),
@@ -163,6 +179,8 @@ def test_nin():
     ("2 1\n1\n1\n", "b.nin:3: expected 1 row clue then 2 column clues, found 1 row clue line and 1 column clue line"),
     ("2 1\n1\n1\n0\n1\n", "b.nin:5: more clue lines than 1 row + 2 columns: '1' is line 4 of the clues"),
     ("2 1\n3\n1\n1\n", "b.nin:2: row 1 clue 3 needs 3 cells but the row has 2"),
+    # blank lines among the clues: the extra line is still named, as line 3 of the clues (not counting blanks)
+    ("1 1\n1\n\n1\n\n2\n", "b.nin:6: more clue lines than 1 row + 1 column: '2' is line 3 of the clues"),
 ])
 def test_nin_errors(text, message):
     with pytest.raises(InputError) as e:
@@ -297,6 +315,15 @@ def test_non_unknown_keys_are_ignored_with_a_warning():
     ("width 3\nheight 1\nrows\n1;1,1.1,1;,1x1\ncolumns\n1\n1\n1\n",
      "f.non:4: row 1 clue 1,1,1,1 needs 7 cells but the row has 3 (line 4's '1;1' was read as 1; "
      "line 4's '1.1' was read as 1; line 4's '1;' was read as 1; 1 more ignored)"),
+    # exactly MAX_NOTES (3) notes: all named, and nothing said of more
+    ("widht 1\nheigth 1\ntitel x\nrows\n1\ncolumns\n1\n",
+     "f.non:4: 'rows' comes before 'height': the height must be given first (line 1's 'widht' is not a key: "
+     "a misspelling of 'width'?; line 2's 'heigth' is not a key: a misspelling of 'height'?; line 3's 'titel' "
+     "is not a key: a misspelling of 'title'?)"),
+    ("widht 1\nheigth 1\ntitel x\nwidht 1\nrows\n1\ncolumns\n1\n",
+     "f.non:5: 'rows' comes before 'height': the height must be given first (line 1's 'widht' is not a key: "
+     "a misspelling of 'width'?; line 2's 'heigth' is not a key: a misspelling of 'height'?; line 3's 'titel' "
+     "is not a key: a misspelling of 'title'?; 1 more ignored)"),
     # an unknown key that is no misspelling explains nothing
     ("width 2\nheight 1\nauthor \"me\"\nrows\n2,1\ncolumns\n1\n1\n",
      "f.non:5: row 1 clue 2,1 needs 4 cells but the row has 2"),
