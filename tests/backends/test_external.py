@@ -24,7 +24,7 @@ from puzzlesat.backends import BackendError, BackendOptionError, Status, get_bac
 from puzzlesat.backends.external import ExternalBackend
 from puzzlesat.loading import load_puzzle
 from puzzlesat.problem import Problem
-from puzzlesat.errors import UsageError
+from puzzlesat.errors import UsageError, VerificationError
 
 TINY_NON = "width 3\nheight 3\n\nrows\n1\n3\n1\n\ncolumns\n1\n3\n1\n"
 SOLVERS = {"minisat": "minisat", "picosat": "picosat", "cadical": "cadical", "cryptominisat5": "cryptominisat"}
@@ -411,3 +411,39 @@ def test_ctrl_c_in_compare_keeps_the_runs_done(tmp_path):
     assert lines[3].split()[1] == f"external:{exe}" and "INTERRUPTED" in lines[3].split()
     assert lines[3].split()[6] == "-"  # its time: not ">60", which says the time limit stopped it (review)
     assert len(lines) == 5 and lines[4] == f"note: dominoes-2x4 external:{exe} mixed: stopped by Ctrl-C"
+
+
+def test_a_solver_that_repeats_its_answer_is_caught_by_the_blocking_clause(tmp_path):
+    # every call answers a=1, b=0: the second breaks the clause blocking the
+    # first, and is refused rather than counted as a second solution
+    exe = _fake(tmp_path, "parrot", "echo 's SATISFIABLE'\necho 'v 1 -2 0'\nexit 10\n")
+    with pytest.raises(VerificationError, match=r"^backend external:.*parrot returned a model that breaks a clause it was "
+                                           r"given \(the blocking clause of solution 1: it answered that solution "
+                                           r"again\): -1 0$"):
+        ExternalBackend(exe).search(_problem(), limit=3)
+
+
+@needs("cadical")
+def test_count_with_a_solver_that_replays_its_first_answer_fails_verification(tmp_path, capsys):
+    # a real model of dancer's CNF (CaDiCaL's, on the first call), replayed at
+    # every later call: count must say the engine is wrong (exit 4), not count it twice
+    from puzzlesat.cli import main
+
+    answer = tmp_path / "answer"
+    exe = _fake(tmp_path, "replay", f'if [ ! -e {answer} ]; then cadical -q "$@" > {answer}; fi\n'
+                                    f"cat {answer}\nexit 10\n")
+    assert main(["count", "dancer", "-b", f"external:{exe}", "--limit", "3", "--no-goal"]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(
+        f"puzzlesat: verification failed: backend external:{exe} returned a model that breaks a clause it was given "
+        "(the blocking clause of solution 1: it answered that solution again): ")
+
+
+@needs("cadical")
+def test_a_banner_starting_with_s_is_not_read_as_the_status_line(tmp_path, capsys):
+    # 'starting up' begins with an s but is no 's SATISFIABLE' line: chatter, ignored
+    from puzzlesat.cli import main
+
+    exe = _fake(tmp_path, "banner", 'echo "starting up"\necho "v-ish chatter"\nexec cadical -q "$@"\n')
+    assert main(["solve", "dancer", "-b", f"external:{exe}"]) == 0
+    assert capsys.readouterr().err == ""
