@@ -13,7 +13,7 @@ import os
 
 from ortools.sat.python import cp_model
 
-from ..encoders.cpsat import encode_cpsat
+from ..encoders.cpsat import EncodingStopped, encode_cpsat
 from ..problem import Problem
 from .base import Asking, Backend, Deadline, SearchResult, SolveResult, Status, run_stoppable
 
@@ -60,7 +60,10 @@ class CpSatBackend(Backend):
 
     def solve(self, problem: Problem, *, time_limit=None) -> SolveResult:
         deadline = Deadline(time_limit)
-        enc = encode_cpsat(problem)
+        try:
+            enc = encode_cpsat(problem, deadline.expired)
+        except EncodingStopped:
+            return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed(), stopped_by="time-limit")
         s = self._solver(deadline.remaining(), self.workers)  # building the model took part of the limit
         try:
             st = _run(s, enc.model)
@@ -76,7 +79,10 @@ class CpSatBackend(Backend):
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
                phases=None, on_count=None):  # on_count: asked every ASK_EVERY s (Asking)
         deadline = Deadline(time_limit)
-        enc = encode_cpsat(problem)
+        try:
+            enc = encode_cpsat(problem, deadline.expired)
+        except EncodingStopped:
+            return SearchResult(0, False, self.name, deadline.elapsed(), [], "time-limit")
         if phases is not None:
             for v in problem.primary:
                 enc.model.add_hint(enc.vars[v - 1], v in phases)
