@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -41,7 +42,7 @@ def run(args) -> int:
     drawing_on_stdout = "-" in (args.svg, args.png)
     if drawing_on_stdout and args.json:
         raise UsageError(f"--json and {'--svg' if args.svg == '-' else '--png'} - would both write to stdout")
-    if args.svg and args.svg != "-" and args.svg == args.png:
+    if args.svg and args.svg != "-" and args.png and os.path.realpath(args.svg) == os.path.realpath(args.png):
         raise UsageError(f"--svg and --png both write to {args.svg}")
     for opt, path, suffix in (("--svg", args.svg, ".svg"), ("--png", args.png, ".png")):
         refuse_overwriting(opt, path, args.instance, puzzle.path)

@@ -805,3 +805,16 @@ def test_a_standard_output_that_cannot_show_the_glyphs_gets_ascii(cli, tmp_path,
         0, ["A", "A", "legend: A = ?"],
         "puzzlesat: warning: standard output's encoding (ascii) cannot show some characters: "
         "written as '?' (set PYTHONIOENCODING=utf-8)\n")
+
+
+@pytest.mark.parametrize("args,message", [
+    (("compare", "pentomino-3x20", "-b", "exact", "--csv", "same.png", "--plot", "./same.png"),
+     "puzzlesat: --csv and --plot both write to ./same.png\n"),
+    (("solve", "dancer", "--svg", "same.out", "--png", "./same.out"),
+     "puzzlesat: --svg and --png both write to same.out\n"),
+])
+def test_two_outputs_to_the_same_file_are_refused(cli, tmp_path, args, message):
+    # compare wrote the plot and then the CSV over it, exit 0; solve compared
+    # the names as written, so ./same.out slipped past
+    r = cli(*args, cwd=tmp_path)
+    assert (r.code, r.err, list(tmp_path.iterdir())) == (2, message, [])
