@@ -373,7 +373,7 @@ def use_color(args) -> bool:
 
     if getattr(args, "color", "auto") == "always":
         return True
-    if getattr(args, "color", "auto") == "never" or os.environ.get("NO_COLOR"):
+    if getattr(args, "color", "auto") == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     return sys.stdout.isatty()
 

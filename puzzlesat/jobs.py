@@ -487,6 +487,18 @@ class CountOutcome:
     choice: str | None = None  # why the default engine was not the usual one
 
 
+def fit_terminal(line: str) -> str:
+    """A progress line cut to the width of the terminal on stderr: a longer
+    one wrapped, and each redraw ("\\r") left the wrapped part behind."""
+    import os
+
+    try:
+        width = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return line
+    return line[:width - 1] if width > 1 else line
+
+
 class Progress:
     """Solutions so far, rate, elapsed time and, for split counts, sub-problems
     done / total and an ETA, on stderr, at most 5 times a second.
@@ -585,7 +597,7 @@ class Progress:
             else:
                 rate = self.n / el if el > 0 else 0.0
                 line = f"{self.label}: {self.n} {self.noun}, {rate:.1f}/s, {el:.1f}s{parts}"
-            sys.stderr.write(f"\r{line}\x1b[K")
+            sys.stderr.write(f"\r{fit_terminal(line)}\x1b[K")
             sys.stderr.flush()
             self.shown = True
 

@@ -100,7 +100,10 @@ def add_progress_option(p) -> None:
 
 
 def wants_progress(args) -> bool:
-    return sys.stderr.isatty() if args.progress is None else args.progress
+    """--progress / --no-progress, or by default: on a terminal that can redraw a line."""
+    if args.progress is not None:
+        return args.progress
+    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
 
 
 #: the most "ignored" warnings printed for one file (the rest are counted)

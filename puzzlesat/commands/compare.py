@@ -247,12 +247,15 @@ def run(args) -> int:
                 note(no_cardinality_note(f"--encodings {','.join(args.encodings)}", inst)
                      + (" (one run per CNF engine)" if len(encodings) > 1 else ""))
                 runs = [r for r in runs if r["instance"] != inst or r["encoding"] in (NO_ENCODING, encodings[0])]
+    from ..jobs import fit_terminal
+
     rows = []
     quiet = args.json or args.csv == "-"
     interrupted = False
     for i, spec in enumerate(runs, 1):
-        if not quiet and sys.stderr.isatty():
-            sys.stderr.write(f"\r[{i}/{len(runs)}] {spec['instance']} {spec['backend']} {spec['encoding']}\x1b[K")
+        if not quiet and sys.stderr.isatty() and os.environ.get("TERM") != "dumb":
+            line = f"[{i}/{len(runs)}] {spec['instance']} {spec['backend']} {spec['encoding']}"
+            sys.stderr.write(f"\r{fit_terminal(line)}\x1b[K")
             sys.stderr.flush()
         try:
             rows.append(run_one(spec, args.job, args.time_limit))

@@ -818,3 +818,44 @@ def test_two_outputs_to_the_same_file_are_refused(cli, tmp_path, args, message):
     # the names as written, so ./same.out slipped past
     r = cli(*args, cwd=tmp_path)
     assert (r.code, r.err, list(tmp_path.iterdir())) == (2, message, [])
+
+
+def test_a_dumb_terminal_gets_no_colour_and_no_redrawn_progress_line(monkeypatch):
+    # TERM=dumb cannot show escapes: 24-bit colours and "\x1b[K" were written to it
+    import argparse
+
+    from puzzlesat import cli
+    from puzzlesat.commands.common import wants_progress
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    args = argparse.Namespace(color="auto", progress=None)
+    monkeypatch.setenv("TERM", "xterm")
+    assert (cli.use_color(args), wants_progress(args)) == (True, True)
+    monkeypatch.setenv("TERM", "dumb")
+    assert (cli.use_color(args), wants_progress(args)) == (False, False)
+    # asked for by name, they are given
+    args = argparse.Namespace(color="always", progress=True)
+    assert (cli.use_color(args), wants_progress(args)) == (True, True)
+
+
+def test_the_progress_line_is_cut_to_the_terminal_width(monkeypatch):
+    # a longer one wrapped, and each redraw left the wrapped part behind
+    from puzzlesat import jobs
+
+    line = "counting (cadical195 beside it, to prove there is none): 0 solutions, 0.0/s, 1.2s"
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: os.terminal_size((20, 24)))
+    assert jobs.fit_terminal(line) == line[:19]
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: os.terminal_size((200, 24)))
+    assert jobs.fit_terminal(line) == line
+
+    def not_a_terminal(fd):
+        raise OSError("not a terminal")
+
+    monkeypatch.setattr(os, "get_terminal_size", not_a_terminal)
+    assert jobs.fit_terminal(line) == line
