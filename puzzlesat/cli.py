@@ -94,8 +94,13 @@ def entry() -> None:
         last[0] = now
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, on_sigint)
-    terminating = signal.SIGTERM, signal.SIGHUP
+    # a signal ignored when the program started stays ignored (nohup's SIGHUP;
+    # SIGINT for a background job of a script): it was handled, and stopped the run
+    ignored = {sig for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+               if signal.getsignal(sig) is signal.SIG_IGN}
+    if signal.SIGINT not in ignored:
+        signal.signal(signal.SIGINT, on_sigint)
+    terminating = tuple(sig for sig in (signal.SIGTERM, signal.SIGHUP) if sig not in ignored)
 
     def on_terminate(signum, frame):
         # once: the way out (stopping the pool, killing a child) is not cut short

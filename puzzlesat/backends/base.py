@@ -487,7 +487,8 @@ def default_termination() -> None:
     stopped by its parent (``kill``, a pool's terminate) has no cleanup of its
     own, and the exception printed a traceback in a pool worker."""
     for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_DFL)
+        if signal.getsignal(sig) is not signal.SIG_IGN:  # (ignored from the start, as under nohup: still)
+            signal.signal(sig, signal.SIG_DFL)
 
 
 def die_with_parent(parent: int | None = None) -> None:

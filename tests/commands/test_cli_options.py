@@ -859,3 +859,21 @@ def test_the_progress_line_is_cut_to_the_terminal_width(monkeypatch):
 
     monkeypatch.setattr(os, "get_terminal_size", not_a_terminal)
     assert jobs.fit_terminal(line) == line
+
+
+@pytest.mark.parametrize("sig", ["SIGHUP", "SIGINT"])
+def test_a_signal_ignored_when_puzzlesat_starts_stays_ignored(sig):
+    # under nohup (SIGHUP) or as a script's background job (SIGINT) the
+    # signal stopped the run, and a split count's workers died of it
+    import signal
+    import time
+
+    signum = getattr(signal, sig)
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesat", "count", "pentomino-3x4x5", "-j", "2", "-t", "4",
+                          "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, preexec_fn=lambda: signal.signal(signum, signal.SIG_IGN))
+    time.sleep(2.0)
+    os.killpg(p.pid, signum)  # the whole group: the program and its workers
+    out, err = p.communicate(timeout=60)
+    d = json.loads(out)
+    assert (p.returncode, d["stopped_by"], d["complete"], d["count"] > 0) == (3, "time-limit", False, True), err
