@@ -128,6 +128,30 @@ def test_export_unique_counts_orbits_with_a_model_counter(tmp_path):
     assert (aux, added) == (cnf.n_vars - plain.n_vars, len(cnf.clauses) - len(plain.clauses)) == (21, 126)
 
 
+def test_export_unique_of_an_instance_without_symmetries_says_nothing_was_added(capsys):
+    # dancer's picture has no symmetry of the grid: the group is the identity alone
+    assert main(["export", "dancer", "--unique", "-o", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "c --unique: the instance has no symmetries; nothing added" in out.splitlines()
+    assert "lex-leader" not in out
+
+
+def test_export_of_a_piece_that_fits_nowhere_is_unsatisfiable(tmp_path, capsys):
+    # a straight hexomino on a 2x3 board has no placement: each of the 6 cells
+    # and the piece is an exactly-one over no variable, the empty clause
+    board = tmp_path / "i6.toml"
+    board.write_text('[board]\nsize = [2, 3]\n[[pieces]]\nname = "I"\n'
+                     "cells = [[1, 1], [1, 2], [1, 3], [1, 4], [1, 5], [1, 6]]\n")
+    assert main(["export", str(board), "-o", "-"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    body = lines[lines.index("p cnf 0 7") + 1:]
+    assert body == ["0"] * 7
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=read_cnf("\n".join(lines) + "\n").clauses) as s:
+        assert s.solve() is False
+
+
 def _pyganak_count(cnf) -> int:
     """pyganak reading the exported file: clauses and the `c p show` line."""
     import multiprocessing

@@ -130,6 +130,27 @@ def test_empty_clause_written_as_a_lone_zero():
     assert text.endswith("p cnf 1 1\n0\n")
 
 
+@pytest.mark.parametrize("encoding", ["pairwise", "seqcounter", "totalizer", "mixed"])
+def test_an_exact_count_above_the_number_of_its_variables_is_unsatisfiable(encoding):
+    # exactly 2 of 1 variable, and exactly one of none, can never hold: each is
+    # the empty clause, not nothing (nothing would make the CNF satisfiable)
+    from puzzlesat.problem import Exactly, ExactlyOne
+
+    for constraint in (lambda a: Exactly(2, (a,)), lambda a: ExactlyOne(())):
+        p = Problem()
+        a = p.var("a")
+        p.add(constraint(a))
+        enc = encode_cnf(p, encoding)
+        assert enc.clauses == [[]]
+        with Solver(name="minisat22", bootstrap_with=enc.clauses) as s:
+            assert s.solve() is False
+    # an at-most count above its variables' number is no constraint at all
+    p = Problem()
+    a = p.var("a")
+    p.add(Exactly(0, ()))
+    assert encode_cnf(p, encoding).clauses == []
+
+
 def test_digest_tells_instances_apart_and_is_stable():
     a = load_puzzle("pentomino-3x20").compile()
     b = load_puzzle("pentomino-4x15").compile()
