@@ -17,6 +17,7 @@ from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_col
 from ..cli import say as note
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_progress_option,
                      backend_for, load, wants_progress)
+from .count import _stopped
 
 NAME = "check"
 HELP = "nonograms: solvable? unique? solvable by line logic alone? matches its goal?"
@@ -153,12 +154,12 @@ def _print(puzzle, rep, lines, out, args) -> None:
     elif rep["unique_by_line_logic"]:
         print("solvable:      yes (line logic, no search)")
     elif rep["solvable"] is None:
-        print(f"solvable:      unknown: {out.backend} stopped ({out.stopped_by}) after {out.seconds:.3f} s")
+        print(f"solvable:      unknown: {out.backend} {_stopped(out.stopped_by)} after {out.seconds:.3f} s")
     else:
         print(f"solvable:      {_yes(rep['solvable'])} ({how})")
     if rep["solvable"]:
         if rep["unique"] is None:
-            print(f"unique:        unknown (search stopped by {out.stopped_by})")
+            print(f"unique:        unknown (the search was {_stopped(out.stopped_by)})")
         elif rep["unique_by_line_logic"]:
             print("unique:        yes: line logic alone fixes every cell")
         elif rep["unique"]:
