@@ -32,11 +32,50 @@ def test_auxiliary_variables_are_projected_away(encoding):
     assert GanakBackend(encoding=encoding).count(p).count == len(brute_force(p))
 
 
+def _tilings(rows, cols):
+    """Every domino tiling of the board, each a set of dominoes (pairs of cells),
+    by covering the first empty cell every way: no Problem, no engine."""
+    def fill(covered, placed):
+        free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in covered]
+        if not free:
+            yield frozenset(placed)
+            return
+        r, c = free[0]
+        for other in ((r, c + 1), (r + 1, c)):
+            if other[0] < rows and other[1] < cols and other not in covered:
+                yield from fill(covered | {(r, c), other}, placed + [frozenset({(r, c), other})])
+    return list(fill(frozenset(), []))
+
+
 def test_agrees_with_exact_and_pysat_on_fixed_points(ganak):
     p = dominoes(4, 4)
     fixed = p.with_constraints(equalities(rotate180(p, 4, 4)))
     n = ganak.count(fixed).count
     assert n == get_backend("exact").count(fixed).count == get_backend("cadical195").count(fixed).count
+    # and each agrees with the tilings a half-turn maps to themselves, listed by brute force
+    tilings = _tilings(4, 4)
+    half_turn = [t for t in tilings if {frozenset((3 - r, 3 - c) for r, c in d) for d in t} == t]
+    assert (len(tilings), n) == (36, len(half_turn))
+
+
+def test_a_limit_equal_to_the_count_is_a_complete_count(ganak, cli):
+    # exactly `limit` solutions: the count is whole, not capped (the cap is for more than `limit`)
+    r = ganak.count(dominoes(2, 3), limit=3)
+    assert (r.count, r.complete, r.stopped_by) == (3, True, None)
+    # twins has exactly two solutions (all 2^15 grids tried against its clues):
+    # --limit 2 decides that it is not unique
+    import itertools
+
+    from puzzlesat.loading import load_puzzle
+    from puzzlesat.models.nonogram.clues import runs
+
+    twins = load_puzzle("twins")
+    w, h = twins.width, twins.height
+    grids = [[bits[k * w:(k + 1) * w] for k in range(h)] for bits in itertools.product((0, 1), repeat=w * h)]
+    assert sum(all(runs(g[k]) == twins.rows[k] for k in range(h)) and
+               all(runs([g[k][c] for k in range(h)]) == twins.cols[c] for c in range(w)) for g in grids) == 2
+    r = cli("count", "twins", "-b", "ganak", "--limit", "2")
+    assert (r.code, r.out.splitlines()[0]) == (0, "2 solutions: not unique"), r.err
 
 
 @pytest.mark.parametrize("seed", range(15))
