@@ -881,7 +881,7 @@ def test_a_signal_ignored_when_puzzlesat_starts_stays_ignored(sig):
 
 def test_check_says_in_words_what_stopped_its_search(starved, shared_dir):
     # "unique: unknown (search stopped by interrupted)", "stopped (time-limit)"
-    code, out = starved("check", shared_dir / "nonograms/survey/knotty.non")
+    code, out = starved("check", shared_dir / "data/nonograms/survey/knotty.non")
     assert code == 3 and "\nunique:        unknown (the search was stopped by the time limit)\n" in out, out
     code, out = starved("check", "5-dom")
     assert code == 3 and re.search(r"\nsolvable:      unknown: cadical195 stopped by the time limit after "
