@@ -519,6 +519,23 @@ def test_xml_a_solution_image_beside_the_goal_is_checked_and_said_unused():
                          "the goal is the one checked",)
 
 
+def test_xml_a_different_solution_image_beside_the_goal_is_not_used(tmp_path, cli):
+    # the goal is the picture checked: a "solution" image that breaks the clues
+    # (|XX.| has a run of 2 where row 1 says 1,1) is left aside, said so, not
+    # taken in the goal's place (which would refuse a good file)
+    other = '<solution type="solution">\n<image>\n|XX.|\n|X..|\n</image>\n</solution>\n'
+    text = _tiny("</solution>\n", "</solution>\n" + other)
+    p = xmlfile.load(text, "t.xml")
+    assert p.goal == ((1, 0, 1), (1, 0, 0))
+    assert p.ignored == ('t.xml:27: <solution type="solution"> (another picture) not used: '
+                         "the goal is the one checked",)
+    f = tmp_path / "t.xml"
+    f.write_text(text)
+    r = cli("info", str(f))
+    assert r.code == 0, r.err
+    assert f'{f}:27: <solution type="solution"> (another picture) not used: the goal is the one checked' in r.err
+
+
 def test_xml_saved_solutions_are_partial_grids_and_may_repeat():
     saved = '<solution type="saved">\n<image>\n|X??|\n|?..|\n</image>\n</solution>\n'
     p = xmlfile.load(_tiny("</solution>\n", "</solution>\n" + saved + saved), "t.xml")
