@@ -158,6 +158,19 @@ def test_non_errors(text, message):
     assert str(e.value) == message
 
 
+def test_non_a_grid_of_exactly_the_most_cells_loads_and_one_row_more_is_refused():
+    # 1000 x 1000 is 1,000,000 cells, the most allowed (MAX_CELLS): read in full
+    # (clues all 0, so quick); 1000 x 1001 is refused as soon as its size is known
+    def grid(w, h):
+        return f"width {w}\nheight {h}\nrows\n" + "0\n" * h + "columns\n" + "0\n" * w
+
+    p = nonfile.load(grid(1000, 1000), "b.non")
+    assert (p.width, p.height, len(p.rows), len(p.cols)) == (1000, 1000, 1000, 1000)
+    with pytest.raises(InputError) as e:
+        nonfile.load(grid(1000, 1001), "b.non")
+    assert str(e.value) == "b.non:2: a 1000 x 1001 grid (1,001,000 cells) is too large (at most 1,000,000 cells)"
+
+
 def test_row_and_column_sums_that_differ_are_reported_before_solving():
     p = nonfile.load("width 2\nheight 2\nrows\n2\n1\ncolumns\n1\n1\n", "s.non")
     assert p.precheck() == ("the row clues ask for 3 black cells but the column clues for 2, "

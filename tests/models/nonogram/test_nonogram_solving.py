@@ -201,6 +201,17 @@ def test_check_line_solvable(cli):
         "matches_goal": True}
 
 
+def test_info_max_line_placements_is_the_most_of_any_line(cli):
+    # each line's placements counted here by trying every word of its length
+    dancer = load_puzzle("dancer")
+    lines = [(c, dancer.width) for c in dancer.rows] + [(c, dancer.height) for c in dancer.cols]
+    counts = [sum(runs(w) == tuple(c) for w in itertools.product((0, 1), repeat=n)) for c, n in lines]
+    assert (max(counts), min(counts)) == (28, 3)
+    r = cli("info", "dancer", "--json")
+    assert r.code == 0, r.err
+    assert r.json()["max_line_placements"] == max(counts)
+
+
 def test_check_not_line_solvable(cli):
     r = cli("check", "5-dom", "--json")
     assert r.code == 0, r.err
