@@ -18,8 +18,10 @@ def kissat():
 
 
 def test_kissat_counts_by_restarting(kissat):
+    # (each count here is bounded: one more than the answer, and a time limit:
+    # a restart that lost its blocking clauses hung the test instead of failing it)
     p = two_kinds(3, 4, 11)
-    r = kissat.count(p)
+    r = kissat.count(p, limit=36, time_limit=60)
     assert (r.count, r.complete, r.stopped_by) == (35, True, None)
     assert r.stats["restarts"] == 35  # one fresh solver per solution found
 
@@ -29,16 +31,20 @@ def test_kissat_counts_random_covers(kissat, seed):
     import random
 
     p = random_problem(random.Random(seed), 7)
-    assert kissat.count(p).count == len(brute_force(p))
+    expected = len(brute_force(p))
+    r = kissat.count(p, limit=expected + 1, time_limit=60)
+    assert (r.count, r.complete) == (expected, True)
 
 
 def test_kissat_counts_a_tiling_raw_and_up_to_symmetry(kissat):
     t = load_puzzle("pentomino-3x20")
-    sols = jobs.count(t, kissat, keep=True).solutions
-    assert len(sols) == 8 and len({tuple(sorted(s.placements)) for s in sols}) == 8
+    out = jobs.count(t, kissat, keep=True, limit=9, time_limit=60)
+    sols = out.solutions
+    assert out.complete and len(sols) == 8 and len({tuple(sorted(s.placements)) for s in sols}) == 8
     for s in sols:
         t.verify(s)
-    assert jobs.count(t, kissat, unique=True).count == 2
+    out = jobs.count(t, kissat, unique=True, time_limit=60)
+    assert (out.count, out.complete) == (2, True)
 
 
 def test_kissat_decides_that_a_nonogram_has_two_solutions(kissat):
