@@ -84,6 +84,17 @@ def estimate_solutions(problem: Problem, *, descents: int = 128, batch: int = 16
     return Estimate(total / done, hits / done, done)
 
 
+def fewer_than(problem: Problem, few: float) -> bool:
+    """Whether :func:`solution_bound` proves that the exact cover
+    ``problem`` has fewer than ``few`` solutions (False when it is no exact
+    cover, or the bound says nothing)."""
+    try:
+        cases = exact_cover(problem)
+    except NotExactCover:
+        return False
+    return sum(solution_bound(ec) for ec in cases) < few
+
+
 def solution_bound(ec: ExactCover) -> float:
     """An upper bound on the number of ``ec``'s solutions, in one pass over
     its options (inf when some option covers no item the bound counts, or

@@ -487,6 +487,18 @@ class CountOutcome:
     choice: str | None = None  # why the default engine was not the usual one
 
 
+def _few_to_split(problem: Problem) -> bool:
+    """Whether a quick upper bound (:func:`estimate.solution_bound`) puts the
+    exact cover ``problem`` below ENUMERATE_BELOW solutions: such a count
+    ends sooner in one piece than its parts load (a 1 x 20,000 line of
+    dominoes, one tiling: 16 parts took 16.7 s, one piece 1.75 s; each part
+    loads the whole cover into miniexact again, and that load grows faster
+    than the cover)."""
+    from .estimate import fewer_than
+
+    return fewer_than(problem, ENUMERATE_BELOW)
+
+
 def fit_terminal(line: str) -> str:
     """A progress line cut to the width of the terminal on stderr: a longer
     one wrapped, and each redraw ("\\r") left the wrapped part behind."""
@@ -702,7 +714,7 @@ class _Counter:
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="time-limit")
         workers = max(2, self.cluster.threads) if self.cluster else self.jobs
         splits = (workers > 1 and phases is None and see is None and len(problem.primary) >= PARALLEL_MIN_VARS
-                  and self.backend.splits_pay)
+                  and self.backend.splits_pay and not _few_to_split(problem))
         want = None if room is None else self.raw_for(room) if budget is None else min(self.raw_for(room), budget)
         if keep_here and room is not None and see is None and self.backend.can_enumerate and (
                 (splits and self.cluster is not None and want < (budget or math.inf))

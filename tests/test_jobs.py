@@ -821,3 +821,16 @@ def test_sigterm_or_sighup_stops_the_counts_workers_and_children(backend, j, sig
     time.sleep(0.3)
     alive = below & _descendants(1)  # (every live process descends from init)
     assert not alive, f"{alive} outlived puzzlesat count -b {backend} -j {j}"
+
+
+def test_a_cover_with_few_solutions_by_its_bound_is_not_split():
+    # a 1 x 20,000 line of dominoes (one tiling) took 16.7 s in 16 parts and
+    # 1.75 s in one piece: each part loads the whole cover into miniexact again
+    from puzzlesat.models.tiling.tomlfile import load as load_toml
+
+    line = load_toml('lattice = "line"\n[board]\nsize = [1000]\n[[pieces]]\nset = "dominoes"\ncount = 500\n',
+                     "line.toml")
+    out = jobs.count(line, get_backend("exact"), jobs=2)
+    assert (out.count, out.complete, out.subproblems) == (1, True, 1)
+    many = jobs.count(load_puzzle("pentomino-3x4x5"), get_backend("exact"), jobs=2, limit=50)
+    assert many.subproblems > 1  # (a cover the bound does not settle is still split)
