@@ -99,11 +99,14 @@ def add_progress_option(p) -> None:
                    help="show progress on stderr (default: when stderr is a terminal)")
 
 
+def redraws_lines() -> bool:
+    """Whether stderr is a terminal that can redraw a progress line (not TERM=dumb)."""
+    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+
+
 def wants_progress(args) -> bool:
     """--progress / --no-progress, or by default: on a terminal that can redraw a line."""
-    if args.progress is not None:
-        return args.progress
-    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+    return redraws_lines() if args.progress is None else args.progress
 
 
 #: the most "ignored" warnings printed for one file (the rest are counted)
@@ -129,19 +132,9 @@ def load(args, family: str | None = None, then=None, compile_unless=None):
     limit they stop (BuildTimeLimit), and the search gets what is left
     (``args.time_limit`` becomes the remainder)."""
     check_backend_option(args)  # the command line first: it is at fault whatever the puzzle
-    limit = getattr(args, "time_limit", None)
-    if limit is None or threading.current_thread() is not threading.main_thread():
-        return _load(args, family, then, compile_unless)
     doing = "reading and compiling" if then is None else "reading, compiling and line solving"
-    start = time.monotonic()
-    with time_limited(limit, f"the time limit ({limit:g} s) ran out while {doing} {args.instance}, "
-                             "before any search"):
-        out = _load(args, family, then, compile_unless)
-    # what is left for the search (at least a moment: the timer did not fire)
-    spent = time.monotonic() - start
-    args.time_limit = max(limit - spent, 1e-3)
-    args.time_limit_given, args.build_seconds = limit, spent  # for reports of a search it stopped
-    return out
+    with before_search(args, doing, "reading and compiling"):
+        return _load(args, family, then, compile_unless)
 
 
 def time_limit_said(args, searched: float) -> str:
@@ -162,11 +155,13 @@ def time_limit_said(args, searched: float) -> str:
 
 @contextlib.contextmanager
 def before_search(args, doing: str, in_all: str):
-    """A step between load() and the search (a count's precheck and choice
-    of engine): under a time limit it counts against it as reading and
-    compiling do (it took 4-6 s past ``-t`` on a 640x640 board), stops
-    with BuildTimeLimit past it, and leaves the search what is left.
-    ``in_all``: how time_limit_said names the load and this step together."""
+    """A step before the search (load's reading and compiling; a count's
+    precheck and choice of engine, which took 4-6 s past ``-t`` on a
+    640x640 board): under a time limit it counts against it, stops with
+    BuildTimeLimit past it, and leaves the search what is left
+    (``args.time_limit`` becomes the remainder; ``time_limit_given`` and
+    ``build_seconds`` are for reports of a search it stopped).
+    ``in_all``: how time_limit_said names the steps so far together."""
     limit = getattr(args, "time_limit", None)
     if limit is None or threading.current_thread() is not threading.main_thread():
         yield
@@ -176,8 +171,10 @@ def before_search(args, doing: str, in_all: str):
     with time_limited(limit, f"the time limit ({given:g} s) ran out while {doing} {args.instance}, "
                              "before any search"):
         yield
+    # what is left for the search (at least a moment: the timer did not fire)
     spent = time.monotonic() - start
     args.time_limit = max(limit - spent, 1e-3)
+    args.time_limit_given = given
     args.build_seconds = getattr(args, "build_seconds", 0.0) + spent
     args.build_doing = in_all
 

@@ -204,7 +204,8 @@ def run(args) -> int:
         raise UsageError(f"--csv and --plot both write to {args.plot}")  # (the table replaced the plot)
     import argparse
 
-    from .common import check_writable, encoding_matters, load_untimed, no_cardinality_note, refuse_overwriting
+    from .common import (check_writable, encoding_matters, load_untimed, no_cardinality_note, redraws_lines,
+                         refuse_overwriting)
 
     check_writable("--plot", args.plot)
     check_writable("--csv", args.csv)
@@ -253,7 +254,7 @@ def run(args) -> int:
     quiet = args.json or args.csv == "-"
     interrupted = False
     for i, spec in enumerate(runs, 1):
-        if not quiet and sys.stderr.isatty() and os.environ.get("TERM") != "dumb":
+        if not quiet and redraws_lines():
             line = f"[{i}/{len(runs)}] {spec['instance']} {spec['backend']} {spec['encoding']}"
             sys.stderr.write(f"\r{fit_terminal(line)}\x1b[K")
             sys.stderr.flush()
