@@ -49,7 +49,7 @@ import math
 import sys
 import threading
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from fractions import Fraction
 from typing import Callable
 from dataclasses import dataclass, field
@@ -294,6 +294,8 @@ def decode_verified(puzzle: Puzzle, problem: Problem, assignment: frozenset | No
 
 #: the first time slice (seconds) of the symmetric-first search, doubled each round
 FIRST_SLICE = 1.0
+#: a slice is at least this many times the time its model took to encode
+SLICE_PER_ENCODING = 3.0
 #: symmetric subspaces tried besides the whole group's (cyclic subgroups, largest first)
 MAX_SUBGROUPS = 2
 
@@ -323,9 +325,12 @@ class _Found:
     runs: int
 
 
-def _subspaces(group: list[dict[int, int]]) -> list[tuple[str, list[Clause]]]:
-    """(label, equalities) for the solutions fixed by the whole group, then by
-    the cyclic subgroups of single elements, largest first, each once.
+def _subspaces(group: list[dict[int, int]]) -> list[tuple[str, list[dict[int, int]]]]:
+    """(label, generators) for the solutions fixed by the whole group, then
+    by the cyclic subgroups of single elements, largest first, each once:
+    the solutions fixed by the generators, whose equalities the search
+    builds when it first needs them (on a 500x500 nonogram they are 1.6
+    million clauses, which took 2 s to build).
 
     ``group`` is the whole group.  An element is known by its images of a
     few variables that tell all elements apart (a base), so a product is
@@ -374,13 +379,13 @@ def _subspaces(group: list[dict[int, int]]) -> list[tuple[str, list[Clause]]]:
             gens.append(i)
     whole = generated(gens)
     tiers = [(f"fixed by all {len(whole)} symmetries" if len(whole) > 1 else "no symmetry",
-              [c for i in gens for c in equalities(group[i])])]
+              [group[i] for i in gens])]
     seen = {whole}
     for sub, i in sorted(((generated([i]), i) for i in others), key=lambda t: -len(t[0])):
         if sub in seen or len(tiers) > MAX_SUBGROUPS:
             continue
         seen.add(sub)
-        tiers.append((f"fixed by a symmetry of order {len(sub)}", equalities(group[i])))
+        tiers.append((f"fixed by a symmetry of order {len(sub)}", [group[i]]))
     return tiers
 
 
@@ -403,12 +408,13 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
     an asymmetric picture gives a second solution for free.  Complete only
     when the whole problem is proved to have no further solution.
     """
-    tiers = _subspaces(problem.symmetries) + [("any", [])]
+    # [label, generators, the subspace's problem once built, its shortest slice]
+    tiers = [[label, gens, None, 0.0] for label, gens in _subspaces(problem.symmetries)] + [["any", [], problem, 0.0]]
     found: list[frozenset] = []
     seen: set[frozenset] = set()  # (a list's `in` made a count to 20,000 take 80 s)
     decoded: list = []
     blocks: list[Clause] = []
-    how, runs, slice_ = "search", 0, FIRST_SLICE
+    how, runs = "search", 0
 
     def add(sol: frozenset, label: str) -> None:
         nonlocal how
@@ -423,46 +429,68 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
             how = "search" if label == "any" else f"symmetric-first ({label})"
 
     try:
-        while len(found) < want:
-            progressed = False
-            for label, extra in list(tiers):
-                if deadline.expired():
-                    return _Found(decoded, False, "time-limit", how, runs)
-                # (built before the budget is taken: a 500 x 500 puzzle's
-                # model takes a second to copy, which overran -t by as much)
-                model = problem.with_constraints(extra + blocks)
-                remaining = deadline.remaining()
-                if remaining is not None and remaining <= 0:
-                    return _Found(decoded, False, "time-limit", how, runs)
-                alone = len(tiers) == 1  # the whole problem, with all the time left
-                budget = remaining if alone else min(slice_, remaining or slice_)
-                runs += 1
-                # one incremental enumeration per run (the back end blocks as it goes)
-                r = backend.search(model, limit=want - len(found), time_limit=budget, keep=True)
-                stopped = r.stopped_by == "interrupted"
-                for sol in r.solutions:
-                    if deadline.expired():  # (decoding thousands and their images takes a while)
+        with ExitStack() as kept:
+            # each run searches the problem or a subspace's plus a few
+            # clauses: all start from one encoding of it, kept here (a child
+            # forked for CaDiCaL's time slice inherits it), and a slice lasts
+            # at least a few times that encoding's time, so that loading the
+            # model is not all it does (a 1000 x 1000 disc's tiers each took
+            # a whole slice to load, in rounds up to 8 s: 53 s to a solution)
+            start = time.perf_counter()
+            kept.enter_context(backend.keeping(problem, deadline.expired))
+            encoded = time.perf_counter() - start
+            tiers[-1][3] = SLICE_PER_ENCODING * encoded
+            slice_ = FIRST_SLICE
+            while len(found) < want:
+                progressed = False
+                for tier in list(tiers):
+                    label, gens, sub, shortest = tier
+                    if deadline.expired():
                         return _Found(decoded, False, "time-limit", how, runs)
-                    add(sol, label)
-                    for g in problem.symmetries if not stopped else ():  # (Ctrl-C: what was found, at once)
-                        if g:
-                            add(frozenset(g.get(v, v) for v in sol), label)
-                if stopped:
-                    return _Found(decoded, False, "interrupted", how, runs)
-                if len(found) >= want:
-                    break
-                if r.complete:  # no further solution in this subspace
-                    if label == "any":
-                        return _Found(decoded, True, None, how, runs)
-                    tiers.remove((label, extra))
-                    continue
-                if alone:
-                    return _Found(decoded, False, r.stopped_by or "time-limit", how, runs)
-                if r.solutions:  # start the rounds again from the symmetric subspaces
-                    progressed = True
-                    break
-            if not progressed:
-                slice_ *= 2
+                    if sub is None:  # a subspace first searched: built and kept
+                        start = time.perf_counter()
+                        # (each generator's equalities: tying each orbit to its first
+                        # variable instead took fewer clauses, under half for a
+                        # square's eight symmetries, but CaDiCaL 4.4 s instead of
+                        # 0.8 to find Knotty's picture)
+                        sub = tier[2] = problem.with_constraints([c for g in gens for c in equalities(g)])
+                        kept.enter_context(backend.keeping(sub, deadline.expired))
+                        shortest = tier[3] = SLICE_PER_ENCODING * (encoded + time.perf_counter() - start)
+                    # (built before the budget is taken: a 500 x 500 puzzle's
+                    # model takes a second to copy, which overran -t by as much)
+                    model = sub.with_constraints(blocks)
+                    remaining = deadline.remaining()
+                    if remaining is not None and remaining <= 0:
+                        return _Found(decoded, False, "time-limit", how, runs)
+                    alone = len(tiers) == 1  # the whole problem, with all the time left
+                    budget = remaining if alone else min(max(slice_, shortest), math.inf if remaining is None else remaining)
+                    runs += 1
+                    # one incremental enumeration per run (the back end blocks as it goes)
+                    r = backend.search(model, limit=want - len(found), time_limit=budget, keep=True)
+                    stopped = r.stopped_by == "interrupted"
+                    for sol in r.solutions:
+                        if deadline.expired():  # (decoding thousands and their images takes a while)
+                            return _Found(decoded, False, "time-limit", how, runs)
+                        add(sol, label)
+                        for g in problem.symmetries if not stopped else ():  # (Ctrl-C: what was found, at once)
+                            if g:
+                                add(frozenset(g.get(v, v) for v in sol), label)
+                    if stopped:
+                        return _Found(decoded, False, "interrupted", how, runs)
+                    if len(found) >= want:
+                        break
+                    if r.complete:  # no further solution in this subspace
+                        if label == "any":
+                            return _Found(decoded, True, None, how, runs)
+                        tiers = [t for t in tiers if t is not tier]
+                        continue
+                    if alone:
+                        return _Found(decoded, False, r.stopped_by or "time-limit", how, runs)
+                    if r.solutions:  # start the rounds again from the symmetric subspaces
+                        progressed = True
+                        break
+                if not progressed:
+                    slice_ *= 2
     except KeyboardInterrupt:
         return _Found(decoded, False, "interrupted", how, runs)
     return _Found(decoded[:want], False, "limit", how, runs)

@@ -11,7 +11,7 @@ import os
 import signal
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable, Optional
@@ -149,6 +149,16 @@ class Backend:
         Like ``on_solution``, returning True stops the search (stopped_by
         "callback"); it may be called from a thread of the engine's own."""
         raise NotImplementedError
+
+    def keeping(self, problem: Problem, expired: Callable[[], bool] | None = None):
+        """A block within which this engine's searches of problems derived
+        from ``problem`` (``problem.with_constraints(...)``) start from one
+        encoding of it, built on entering the block, instead of encoding
+        each whole; a search in a child forked inside the block inherits it.
+        ``expired``, asked while that encoding is built, gives it up (each
+        search then encodes on its own).  An engine without an encoding
+        worth keeping does nothing."""
+        return nullcontext()
 
     # -- conveniences built on search
     def solve(self, problem: Problem, *, time_limit: float | None = None) -> SolveResult:

@@ -13,7 +13,7 @@ import os
 
 from ortools.sat.python import cp_model
 
-from ..encoders.cpsat import EncodingStopped, encode_cpsat
+from ..encoders.cpsat import EncodingStopped, encode_cpsat, keeping
 from ..problem import Problem
 from .base import Asking, Backend, Deadline, SearchResult, SolveResult, Status, run_stoppable
 
@@ -57,6 +57,9 @@ class CpSatBackend(Backend):
         if time_limit is not None:
             s.parameters.max_time_in_seconds = max(0.001, time_limit)
         return s
+
+    def keeping(self, problem: Problem, expired=None):
+        return keeping(problem, expired)
 
     def solve(self, problem: Problem, *, time_limit=None) -> SolveResult:
         deadline = Deadline(time_limit)

@@ -39,7 +39,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
+from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf, keeping
 from ..encoders.dimacs import build_dimacs, read_answer
 from ..errors import InputError, Terminated, VerificationError
 from ..problem import Problem
@@ -168,6 +168,9 @@ class ExternalBackend(Backend):
             except InputError as e:
                 raise SolverFailed(f"{self.base} answered a model outside its input: {e}") from None
         return ans.status, ans.values, (None if ans.status != "UNKNOWN" else "solver gave up")
+
+    def keeping(self, problem: Problem, expired=None):
+        return keeping(problem, self.encoding, expired)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
                phases=None, on_count=None):  # on_count: asked every ASK_EVERY s while the solver runs

@@ -22,7 +22,7 @@ import signal
 import sys
 from contextlib import contextmanager
 
-from ..encoders.cnf import check_encoding, encode_cnf
+from ..encoders.cnf import check_encoding, encode_cnf, keeping
 from ..problem import Problem
 from .base import Backend, BackendError, Child, Deadline, SearchResult, may_start_child
 
@@ -42,6 +42,9 @@ class GanakBackend(Backend):
         self.encoding = check_encoding(encoding)
         self.isolate = isolate
         self.seed = seed
+
+    def keeping(self, problem: Problem, expired=None):
+        return keeping(problem, self.encoding, expired)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
                phases=None, on_count=None):  # on_count: asked with 0 now and then (no count until the end)

@@ -13,7 +13,7 @@ import threading
 from pysat.solvers import Solver, SolverNames
 from pysolvers import error as _SolverError
 
-from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf
+from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf, keeping
 from ..problem import Problem
 from .base import (Asking, Backend, BackendError, Child, Deadline, SearchResult, Tally, blocking_clause,
                    dying_of_sigterm, may_start_child, run_stoppable)
@@ -58,6 +58,9 @@ class PySatBackend(Backend):
 
     def _new(self, clauses):
         return Solver(name=self.solver, bootstrap_with=clauses)
+
+    def keeping(self, problem: Problem, expired=None):
+        return keeping(problem, self.encoding, expired)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
                phases=None, on_count=None):

@@ -37,6 +37,7 @@ them separately, and only the winner's count.
 from __future__ import annotations
 
 import threading
+from contextlib import ExitStack, contextmanager
 
 from ..problem import Problem
 from .base import Backend, Deadline, SearchResult, asking_every
@@ -65,6 +66,13 @@ class Race(Backend):
             if why:
                 return f"{e.name}: {why}"
         return None
+
+    @contextmanager
+    def keeping(self, problem: Problem, expired=None):
+        with ExitStack() as stack:
+            for e in self.engines:
+                stack.enter_context(e.keeping(problem, expired))
+            yield
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
                phases=None, on_count=None) -> SearchResult:

@@ -21,6 +21,7 @@ k > 1 those choices (and mixed) fall back to the sequential counter.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pycard import error as _CardError
@@ -28,6 +29,8 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ..problem import AtMostOne, Clause, Exactly, ExactlyOne, Problem, Regular
+from . import kept
+from .kept import EncodingStopped
 
 ENCODINGS = {
     "mixed": None,
@@ -81,13 +84,43 @@ def check_encoding(name: str) -> str:
     return name
 
 
-def encode_cnf(problem: Problem, encoding: str = DEFAULT_ENCODING) -> CnfEncoding:
+def encode_cnf(problem: Problem, encoding: str = DEFAULT_ENCODING, expired=None) -> CnfEncoding:
+    """The CNF of ``problem``.  Within :func:`keeping` of a problem it
+    derives from, only the constraints after that problem's are encoded
+    (the result is the same).  ``expired`` (a callable), asked before each
+    constraint, stops the encoding with EncodingStopped when it answers True."""
     check_encoding(encoding)
-    pool = _pool(problem)
-    clauses: list[list[int]] = []
-    for c in problem.constraints:
-        clauses.extend(_encode_one(c, encoding, pool))
-    return CnfEncoding(problem, encoding, [cl for cl in clauses if cl is not None], pool)
+    base = kept.base_of(("cnf", encoding), problem)
+    if base is None:
+        pool, clauses, rest = _pool(problem), [], problem.constraints
+    else:
+        enc, n = base
+        pool, clauses, rest = IDPool(start_from=enc.n_vars + 1), list(enc.clauses), problem.constraints[n:]
+    first = len(clauses)
+    for i, c in enumerate(rest):
+        if expired is not None and not i % 256 and expired():
+            raise EncodingStopped
+        if type(c) is Clause:  # (most of a nonogram's, and every equality's: the short way)
+            clauses.append(clean_clause(c.lits))
+        else:
+            clauses.extend(_encode_one(c, encoding, pool))
+    if None in clauses[first:]:  # tautologies, dropped
+        clauses[first:] = [cl for cl in clauses[first:] if cl is not None]
+    return CnfEncoding(problem, encoding, clauses, pool)
+
+
+@contextmanager
+def keeping(problem: Problem, encoding: str = DEFAULT_ENCODING, expired=None):
+    """Encode ``problem`` now, and let :func:`encode_cnf` start from it for
+    the problems derived from it until the block ends (:mod:`.kept`);
+    nothing is kept when ``expired`` answers True first."""
+    try:
+        encoded = encode_cnf(problem, encoding, expired)
+    except EncodingStopped:  # nothing kept: each search encodes (and runs out of time) on its own
+        yield
+        return
+    with kept.keeping(("cnf", encoding), problem, encoded):
+        yield
 
 
 def cnf_size(problem: Problem, encoding: str = DEFAULT_ENCODING) -> tuple[int, int, int]:
@@ -182,6 +215,9 @@ def _pairwise_size(c, encoding: str) -> tuple[int, int] | None:
 
 def clean_clause(lits) -> list[int] | None:
     """Drop repeated literals; a tautology (x and -x) becomes None (dropped)."""
+    if len(lits) == 2:  # (the most common by far)
+        a, b = lits
+        return None if a == -b else [a] if a == b else [a, b]
     seen: dict[int, None] = {}
     for l in lits:
         if -l in seen:

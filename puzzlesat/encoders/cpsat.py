@@ -7,11 +7,14 @@ to a Boolean or, Regular to ``add_automaton``.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from ..problem import AtMostOne, Clause, Exactly, ExactlyOne, Problem, Regular
+from . import kept
+from .kept import EncodingStopped
 
 
 @dataclass
@@ -25,19 +28,25 @@ class CpSatEncoding:
         return v if l > 0 else v.Not()
 
 
-class EncodingStopped(Exception):
-    """encode_cpsat's ``expired`` said stop before the model was whole."""
-
-
 def encode_cpsat(problem: Problem, expired=None) -> CpSatEncoding:
     """The CP-SAT model of ``problem``.  ``expired`` (a callable), asked
     before each constraint, stops the building with EncodingStopped when it
     answers True: building is Python, tens of seconds for a large nonogram
-    (a 200x200 one: 22 s), and no solver's own limit covers it."""
-    model = cp_model.CpModel()
-    xs = [model.new_bool_var(f"x{i}") for i in range(1, problem.n_vars + 1)]
+    (a 200x200 one: 22 s), and no solver's own limit covers it.  Within
+    :func:`keeping` of a problem it derives from, the model starts as a copy
+    of that problem's (made in C++) and only the constraints after that
+    problem's are added."""
+    base = kept.base_of(("cpsat",), problem)
+    if base is None:
+        model = cp_model.CpModel()
+        xs = [model.new_bool_var(f"x{i}") for i in range(1, problem.n_vars + 1)]
+        rest = problem.constraints
+    else:
+        # the copy's variables have the same indices, which is all a
+        # variable object carries into a constraint or a solver's answer
+        model, xs, rest = base[0].model.clone(), base[0].vars, problem.constraints[base[1]:]
     enc = CpSatEncoding(problem, model, xs)
-    for c in problem.constraints:
+    for c in rest:
         if expired is not None and expired():
             raise EncodingStopped
         if isinstance(c, ExactlyOne):
@@ -55,3 +64,17 @@ def encode_cpsat(problem: Problem, expired=None) -> CpSatEncoding:
         else:  # pragma: no cover
             raise TypeError(f"cannot encode {type(c).__name__}")
     return enc
+
+
+@contextmanager
+def keeping(problem: Problem, expired=None):
+    """Build ``problem``'s model now, and let :func:`encode_cpsat` start
+    from a copy of it for the problems derived from it until the block ends
+    (:mod:`.kept`); nothing is kept when ``expired`` answers True first."""
+    try:
+        encoded = encode_cpsat(problem, expired)
+    except EncodingStopped:  # nothing kept: each search encodes (and runs out of time) on its own
+        yield
+        return
+    with kept.keeping(("cpsat",), problem, encoded):
+        yield
