@@ -12,8 +12,19 @@ import sys
 #: as cli.EXIT_INCOMPLETE (not imported: this module must stay light)
 EXIT_INCOMPLETE = 3
 
+#: the cyclic garbage collector's thresholds for a run of the program.
+#: Compiling and encoding make millions of small lists and tuples that live
+#: until the run ends, and Python's default (700, 10, 10) looked through
+#: them again and again: a quarter of solving a 500x500 nonogram, a tenth
+#: of info on a 320x320 board of dominoes (benchmarks/gc_threshold.py).
+#: Set for the program only; the library leaves its host's setting alone.
+GC_THRESHOLD = (100_000, 50, 100)
+
 
 def entry() -> None:
+    import gc
+
+    gc.set_threshold(*GC_THRESHOLD)
     try:
         from .cli import entry as run_program
     except KeyboardInterrupt:
