@@ -78,3 +78,36 @@ def test_info_stops_at_its_time_limit_with_its_json_error(cli):
                                                "pentomino-6x10", "kind": "time-limit", "exit_code": 3})
     r = cli("info", "pentomino-6x10", "-t", "-1")
     assert r.code == 2 and "Traceback" not in r.err
+
+
+def test_info_time_limit_is_not_held_up_by_sizing_in_c(monkeypatch, capsys, tmp_path):
+    # PySAT builds a cardinality constraint's clauses in C, where the limit's
+    # signal waits: an Exactly(1600) on an 80x80 board took info -t 20 to
+    # 49 s.  Here a sizing holds the signal back for 3 s, as C would; the
+    # limit must end info without waiting for it to finish
+    import signal
+    import time
+
+    from puzzlesat.cli import main
+    from puzzlesat.commands import info
+
+    done = tmp_path / "sized"
+
+    def slow_in_c(problem, encoding):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            time.sleep(3)
+            done.write_text(encoding)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+        return 1, 1, 1
+
+    monkeypatch.setattr(info, "cnf_size", slow_in_c)
+    assert main(["info", "dominoes-2x4", "-t", "0.5", "--encodings", "mixed"]) == 3
+    assert capsys.readouterr().err.strip() == \
+        "puzzlesat: stopped: the time limit (0.5 s) ran out while sizing up dominoes-2x4"
+    time.sleep(3.5)
+    assert not done.exists()  # the sizing was stopped, not waited for
+    # without a limit, the same sizing in this process (nothing to stop)
+    assert main(["info", "dominoes-2x4", "--encodings", "mixed", "--json"]) == 0
+    assert done.read_text() == "mixed"
