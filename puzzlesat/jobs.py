@@ -409,7 +409,8 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
     when the whole problem is proved to have no further solution.
     """
     # [label, generators, the subspace's problem once built, its shortest slice]
-    tiers = [[label, gens, None, 0.0] for label, gens in _subspaces(problem.symmetries)] + [["any", [], problem, 0.0]]
+    tiers = [[label, gens, None, 0.0] for label, gens in _subspaces(problem.symmetries)]
+    tiers.append(["any", [], problem, 0.0])
     found: list[frozenset] = []
     seen: set[frozenset] = set()  # (a list's `in` made a count to 20,000 take 80 s)
     decoded: list = []
@@ -434,8 +435,9 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
             # clauses: all start from one encoding of it, kept here (a child
             # forked for CaDiCaL's time slice inherits it), and a slice lasts
             # at least a few times that encoding's time, so that loading the
-            # model is not all it does (a 1000 x 1000 disc's tiers each took
-            # a whole slice to load, in rounds up to 8 s: 53 s to a solution)
+            # model is not all it does (a 1000 x 1000 disc's picture took
+            # 92 CPU-s when each run encoded afresh within its slice, 31 now,
+            # and 16 with no subspaces; benchmarks/symmetric_first.py)
             start = time.perf_counter()
             kept.enter_context(backend.keeping(problem, deadline.expired))
             encoded = time.perf_counter() - start
@@ -463,7 +465,8 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
                     if remaining is not None and remaining <= 0:
                         return _Found(decoded, False, "time-limit", how, runs)
                     alone = len(tiers) == 1  # the whole problem, with all the time left
-                    budget = remaining if alone else min(max(slice_, shortest), math.inf if remaining is None else remaining)
+                    budget = remaining if alone else min(max(slice_, shortest),
+                                                         math.inf if remaining is None else remaining)
                     runs += 1
                     # one incremental enumeration per run (the back end blocks as it goes)
                     r = backend.search(model, limit=want - len(found), time_limit=budget, keep=True)
