@@ -408,9 +408,10 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
     an asymmetric picture gives a second solution for free.  Complete only
     when the whole problem is proved to have no further solution.
     """
-    # [label, generators, the subspace's problem once built, its shortest slice]
-    tiers = [[label, gens, None, 0.0] for label, gens in _subspaces(problem.symmetries)]
-    tiers.append(["any", [], problem, 0.0])
+    # [label, generators, the subspace's problem once built, its shortest
+    # slice, what keeps its encoding]
+    tiers = [[label, gens, None, 0.0, None] for label, gens in _subspaces(problem.symmetries)]
+    tiers.append(["any", [], problem, 0.0, None])
     found: list[frozenset] = []
     seen: set[frozenset] = set()  # (a list's `in` made a count to 20,000 take 80 s)
     decoded: list = []
@@ -429,74 +430,85 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
         if len(found) == 1:
             how = "search" if label == "any" else f"symmetric-first ({label})"
 
+    def rounds(whole: ExitStack) -> _Found:
+        nonlocal runs, tiers
+        # each run searches the problem or a subspace's plus a few
+        # clauses: all start from one encoding of it, kept here (a child
+        # forked for CaDiCaL's time slice inherits it), and a slice lasts
+        # at least a few times that encoding's time, so that loading the
+        # model is not all it does (a 1000 x 1000 disc's picture took
+        # 92 CPU-s when each run encoded afresh within its slice, 31 now,
+        # and 16 with no subspaces; benchmarks/symmetric_first.py)
+        start = time.perf_counter()
+        whole.enter_context(backend.keeping(problem, deadline.expired))
+        encoded = time.perf_counter() - start
+        tiers[-1][3] = SLICE_PER_ENCODING * encoded
+        slice_ = FIRST_SLICE
+        while len(found) < want:
+            progressed = False
+            for tier in list(tiers):
+                label, gens, sub, shortest, _ = tier
+                if deadline.expired():
+                    return _Found(decoded, False, "time-limit", how, runs)
+                if sub is None:  # a subspace first searched: built and kept
+                    start = time.perf_counter()
+                    # (each generator's equalities: tying each orbit to its first
+                    # variable instead took fewer clauses, under half for a
+                    # square's eight symmetries, but CaDiCaL 4.4 s instead of
+                    # 0.8 to find Knotty's picture)
+                    sub = tier[2] = problem.with_constraints([c for g in gens for c in equalities(g)])
+                    # (let go when the subspace is dropped: each a model as
+                    # large as the problem's, a C++ one for CP-SAT)
+                    tier[4] = whole.enter_context(ExitStack())
+                    tier[4].enter_context(backend.keeping(sub, deadline.expired))
+                    shortest = tier[3] = SLICE_PER_ENCODING * (encoded + time.perf_counter() - start)
+                # (built before the budget is taken: a 500 x 500 puzzle's
+                # model takes a second to copy, which overran -t by as much)
+                model = sub.with_constraints(blocks)
+                remaining = deadline.remaining()
+                if remaining is not None and remaining <= 0:
+                    return _Found(decoded, False, "time-limit", how, runs)
+                alone = len(tiers) == 1  # the whole problem, with all the time left
+                budget = remaining if alone else min(max(slice_, shortest),
+                                                     math.inf if remaining is None else remaining)
+                runs += 1
+                # one incremental enumeration per run (the back end blocks as it goes)
+                r = backend.search(model, limit=want - len(found), time_limit=budget, keep=True)
+                stopped = r.stopped_by == "interrupted"
+                for sol in r.solutions:
+                    if deadline.expired():  # (decoding thousands and their images takes a while)
+                        return _Found(decoded, False, "time-limit", how, runs)
+                    add(sol, label)
+                    for g in problem.symmetries if not stopped else ():  # (Ctrl-C: what was found, at once)
+                        if g:
+                            add(frozenset(g.get(v, v) for v in sol), label)
+                if stopped:
+                    return _Found(decoded, False, "interrupted", how, runs)
+                if len(found) >= want:
+                    break
+                if r.complete:  # no further solution in this subspace
+                    if label == "any":
+                        return _Found(decoded, True, None, how, runs)
+                    tiers = [t for t in tiers if t is not tier]
+                    if tier[4] is not None:
+                        tier[4].close()
+                    continue
+                if alone:
+                    return _Found(decoded, False, r.stopped_by or "time-limit", how, runs)
+                if r.solutions:  # start the rounds again from the symmetric subspaces
+                    progressed = True
+                    break
+            if not progressed:
+                slice_ *= 2
+        return _Found(decoded[:want], False, "limit", how, runs)
+
+    outcome = None
     try:
-        with ExitStack() as kept:
-            # each run searches the problem or a subspace's plus a few
-            # clauses: all start from one encoding of it, kept here (a child
-            # forked for CaDiCaL's time slice inherits it), and a slice lasts
-            # at least a few times that encoding's time, so that loading the
-            # model is not all it does (a 1000 x 1000 disc's picture took
-            # 92 CPU-s when each run encoded afresh within its slice, 31 now,
-            # and 16 with no subspaces; benchmarks/symmetric_first.py)
-            start = time.perf_counter()
-            kept.enter_context(backend.keeping(problem, deadline.expired))
-            encoded = time.perf_counter() - start
-            tiers[-1][3] = SLICE_PER_ENCODING * encoded
-            slice_ = FIRST_SLICE
-            while len(found) < want:
-                progressed = False
-                for tier in list(tiers):
-                    label, gens, sub, shortest = tier
-                    if deadline.expired():
-                        return _Found(decoded, False, "time-limit", how, runs)
-                    if sub is None:  # a subspace first searched: built and kept
-                        start = time.perf_counter()
-                        # (each generator's equalities: tying each orbit to its first
-                        # variable instead took fewer clauses, under half for a
-                        # square's eight symmetries, but CaDiCaL 4.4 s instead of
-                        # 0.8 to find Knotty's picture)
-                        sub = tier[2] = problem.with_constraints([c for g in gens for c in equalities(g)])
-                        kept.enter_context(backend.keeping(sub, deadline.expired))
-                        shortest = tier[3] = SLICE_PER_ENCODING * (encoded + time.perf_counter() - start)
-                    # (built before the budget is taken: a 500 x 500 puzzle's
-                    # model takes a second to copy, which overran -t by as much)
-                    model = sub.with_constraints(blocks)
-                    remaining = deadline.remaining()
-                    if remaining is not None and remaining <= 0:
-                        return _Found(decoded, False, "time-limit", how, runs)
-                    alone = len(tiers) == 1  # the whole problem, with all the time left
-                    budget = remaining if alone else min(max(slice_, shortest),
-                                                         math.inf if remaining is None else remaining)
-                    runs += 1
-                    # one incremental enumeration per run (the back end blocks as it goes)
-                    r = backend.search(model, limit=want - len(found), time_limit=budget, keep=True)
-                    stopped = r.stopped_by == "interrupted"
-                    for sol in r.solutions:
-                        if deadline.expired():  # (decoding thousands and their images takes a while)
-                            return _Found(decoded, False, "time-limit", how, runs)
-                        add(sol, label)
-                        for g in problem.symmetries if not stopped else ():  # (Ctrl-C: what was found, at once)
-                            if g:
-                                add(frozenset(g.get(v, v) for v in sol), label)
-                    if stopped:
-                        return _Found(decoded, False, "interrupted", how, runs)
-                    if len(found) >= want:
-                        break
-                    if r.complete:  # no further solution in this subspace
-                        if label == "any":
-                            return _Found(decoded, True, None, how, runs)
-                        tiers = [t for t in tiers if t is not tier]
-                        continue
-                    if alone:
-                        return _Found(decoded, False, r.stopped_by or "time-limit", how, runs)
-                    if r.solutions:  # start the rounds again from the symmetric subspaces
-                        progressed = True
-                        break
-                if not progressed:
-                    slice_ *= 2
-    except KeyboardInterrupt:
-        return _Found(decoded, False, "interrupted", how, runs)
-    return _Found(decoded[:want], False, "limit", how, runs)
+        with ExitStack() as whole:
+            outcome = rounds(whole)
+    except KeyboardInterrupt:  # (one while the kept encodings are let go leaves the outcome as it was)
+        pass
+    return outcome if outcome is not None else _Found(decoded, False, "interrupted", how, runs)
 
 
 # -------------------------------------------------------------------- count

@@ -171,3 +171,49 @@ def test_a_time_slice_outlasts_the_encoding_it_loads(monkeypatch):
     assert all(t >= jobs.SLICE_PER_ENCODING * 0.4 for t in slices[:3] + slices[4:7]), slices
     assert jobs.SLICE_PER_ENCODING * 0.2 <= slices[3] < jobs.SLICE_PER_ENCODING * 0.4, slices
     assert slices[7] > 50, slices
+
+
+def test_a_subspace_proved_empty_lets_its_encoding_go(monkeypatch):
+    # the 2x2 diagonals: no picture is fixed by all 8 symmetries, so that
+    # subspace is proved empty first; its model (as large as the problem's)
+    # is not kept for the rest of the search
+    p = Nonogram(2, 2, [(1,), (1,)], [(1,), (1,)])
+    be = get_backend("minisat22")
+    real = be.search
+    kept_then = []
+
+    def search(problem, **kw):
+        kept_then.append(len(kept._KEPT))
+        return real(problem, **kw)
+
+    monkeypatch.setattr(be, "search", search)
+    out = jobs.count(p, be, limit=2, keep=True)
+    assert out.count == 2
+    # the problem's and the subspace being searched, never a dropped one's
+    assert len(kept_then) >= 3 and max(kept_then) == 2, kept_then
+    assert kept._KEPT == {}  # and all let go at the end
+
+
+def test_a_ctrl_c_while_the_encodings_are_let_go_keeps_the_outcome(monkeypatch):
+    # the search had ended (its limit reached) when the Ctrl-C came, in the
+    # moment the kept encodings were being freed: the outcome stands
+    from contextlib import contextmanager
+
+    p = Nonogram(2, 2, [(1,), (1,)], [(1,), (1,)])
+    be = get_backend("minisat22")
+
+    entered = []
+
+    @contextmanager
+    def keeping(problem, expired=None):
+        entered.append(problem)
+        first = len(entered) == 1  # the whole problem's, let go last
+        yield
+        if first:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(be, "keeping", keeping)
+    out = jobs.count(p, be, limit=2, keep=True)
+    assert (out.count, out.complete, out.stopped_by) == (2, False, "limit")
+    for s in out.solutions:
+        p.verify(s)
