@@ -9,7 +9,8 @@ program's value, "default" puts Python's back.  Rounds alternate the two;
 the figures are user+system CPU seconds of the process and its children
 (resource.RUSAGE_CHILDREN), averaged over the rounds, and the ratio is
 tuned / default.  The 500x500 disc nonogram is written to a
-temporary file (benchmarks/symmetric_first.py draws it).
+temporary file (benchmarks/symmetric_first.py draws it); webpbn #1611 is read
+from the shared data (../shared, or $PUZZLESAT_SHARED).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 DEFAULT = (700, 10, 10)
+#: the shared data, beside the repository or at $PUZZLESAT_SHARED (as benchmarks/nonograms.py)
+SHARED = Path(os.environ.get("PUZZLESAT_SHARED", REPO.parent / "shared"))
 
 
 def _disc_file(n: int, folder: str) -> str:
@@ -63,7 +66,7 @@ def main() -> None:
             ["info", "pentomino-3x4x5"],
             ["count", "pentomino-6x10", "--unique"],
             ["count", "pentomino-3x20"],
-            ["solve", str(REPO.parent / "shared/data/nonograms/survey/webpbn-01611.non")],
+            ["solve", str(SHARED / "data/nonograms/survey/webpbn-01611.non")],
         ]
         print(f"tuned {GC_THRESHOLD} against default {DEFAULT}, {args.rounds} rounds alternating\n")
         print("| command | tuned CPU s | default CPU s | tuned / default |")
