@@ -21,7 +21,6 @@ k > 1 those choices (and mixed) fall back to the sequential counter.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pycard import error as _CardError
@@ -109,18 +108,11 @@ def encode_cnf(problem: Problem, encoding: str = DEFAULT_ENCODING, expired=None)
     return CnfEncoding(problem, encoding, clauses, pool)
 
 
-@contextmanager
 def keeping(problem: Problem, encoding: str = DEFAULT_ENCODING, expired=None):
-    """Encode ``problem`` now, and let :func:`encode_cnf` start from it for
-    the problems derived from it until the block ends (:mod:`.kept`);
-    nothing is kept when ``expired`` answers True first."""
-    try:
-        encoded = encode_cnf(problem, encoding, expired)
-    except EncodingStopped:  # nothing kept: each search encodes (and runs out of time) on its own
-        yield
-        return
-    with kept.keeping(("cnf", encoding), problem, encoded):
-        yield
+    """A block that encodes ``problem`` on entering and lets
+    :func:`encode_cnf` start from it for the problems derived from it until
+    it ends (:mod:`.kept`); nothing is kept when ``expired`` answers True first."""
+    return kept.keeping(("cnf", encoding), problem, lambda: encode_cnf(problem, encoding, expired))
 
 
 def cnf_size(problem: Problem, encoding: str = DEFAULT_ENCODING) -> tuple[int, int, int]:

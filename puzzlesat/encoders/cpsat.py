@@ -7,7 +7,6 @@ to a Boolean or, Regular to ``add_automaton``.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -66,15 +65,9 @@ def encode_cpsat(problem: Problem, expired=None) -> CpSatEncoding:
     return enc
 
 
-@contextmanager
 def keeping(problem: Problem, expired=None):
-    """Build ``problem``'s model now, and let :func:`encode_cpsat` start
-    from a copy of it for the problems derived from it until the block ends
-    (:mod:`.kept`); nothing is kept when ``expired`` answers True first."""
-    try:
-        encoded = encode_cpsat(problem, expired)
-    except EncodingStopped:  # nothing kept: each search encodes (and runs out of time) on its own
-        yield
-        return
-    with kept.keeping(("cpsat",), problem, encoded):
-        yield
+    """A block that builds ``problem``'s model on entering and lets
+    :func:`encode_cpsat` start from a copy of it for the problems derived
+    from it until it ends (:mod:`.kept`); nothing is kept when ``expired``
+    answers True first."""
+    return kept.keeping(("cpsat",), problem, lambda: encode_cpsat(problem, expired))

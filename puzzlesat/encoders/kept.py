@@ -35,14 +35,22 @@ class EncodingStopped(Exception):
 
 
 @contextmanager
-def keeping(kind: tuple, problem: Problem, encoding):
-    """Offer ``encoding`` (of ``problem``, by the encoder ``kind`` names) to
-    encodings of problems derived from it, until the block ends."""
+def keeping(kind: tuple, problem: Problem, encode):
+    """Offer ``encode()``, the encoding of ``problem`` by the encoder
+    ``kind`` names, to encodings of problems derived from it, until the
+    block ends; it is built once however many blocks keep it (a race's
+    engines may share an encoder).  Nothing is kept when ``encode`` raises
+    EncodingStopped (each search then encodes on its own)."""
     key = (kind, id(problem))
     entry = _KEPT.get(key)
     if entry is None:
+        try:
+            encoding = encode()
+        except EncodingStopped:
+            yield
+            return
         _KEPT[key] = entry = [problem, len(problem.constraints), problem.n_vars, encoding, 0]
-    entry[4] += 1  # (kept already: a race's engines may share an encoder)
+    entry[4] += 1
     try:
         yield
     finally:

@@ -53,6 +53,24 @@ def test_a_derived_problem_gets_the_fresh_encoding_clause_for_clause(monkeypatch
     assert fresh[-1] is derived
 
 
+def test_engines_sharing_an_encoder_encode_the_problem_once(monkeypatch):
+    # a race of two CNF engines with the same encoding keeps the problem twice
+    problem = load_puzzle("pentomino-3x20").compile()
+    encoded = []
+    real = cnf.encode_cnf
+
+    def encode(prob, encoding="mixed", expired=None):
+        encoded.append((prob, encoding))
+        return real(prob, encoding, expired)
+
+    monkeypatch.setattr(cnf, "encode_cnf", encode)
+    with cnf.keeping(problem), cnf.keeping(problem):
+        assert encoded == [(problem, "mixed")]
+        with cnf.keeping(problem, "totalizer"):  # another encoder: its own
+            assert encoded[1:] == [(problem, "totalizer")]
+    assert kept._KEPT == {}
+
+
 def test_a_problem_changed_after_it_was_kept_is_encoded_afresh(monkeypatch):
     problem = Problem()
     xs = [problem.var(i) for i in range(6)]
