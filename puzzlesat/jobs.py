@@ -325,6 +325,18 @@ class _Found:
     runs: int
 
 
+@dataclass(eq=False)
+class _Tier:
+    """A space the symmetric-first search searches: the solutions fixed by
+    ``gens`` (none: the whole problem)."""
+
+    label: str
+    gens: list[dict[int, int]]
+    problem: Problem | None = None  # with the generators' equalities, once built
+    shortest: float = 0.0  # its shortest slice (seconds)
+    kept: ExitStack | None = None  # what keeps its encoding
+
+
 def _subspaces(group: list[dict[int, int]]) -> list[tuple[str, list[dict[int, int]]]]:
     """(label, generators) for the solutions fixed by the whole group, then
     by the cyclic subgroups of single elements, largest first, each once:
@@ -408,10 +420,8 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
     an asymmetric picture gives a second solution for free.  Complete only
     when the whole problem is proved to have no further solution.
     """
-    # [label, generators, the subspace's problem once built, its shortest
-    # slice, what keeps its encoding]
-    tiers = [[label, gens, None, 0.0, None] for label, gens in _subspaces(problem.symmetries)]
-    tiers.append(["any", [], problem, 0.0, None])
+    tiers = [_Tier(label, gens) for label, gens in _subspaces(problem.symmetries)]
+    tiers.append(_Tier("any", [], problem))
     found: list[frozenset] = []
     seen: set[frozenset] = set()  # (a list's `in` made a count to 20,000 take 80 s)
     decoded: list = []
@@ -442,34 +452,34 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
         start = time.perf_counter()
         whole.enter_context(backend.keeping(problem, deadline.expired))
         encoded = time.perf_counter() - start
-        tiers[-1][3] = SLICE_PER_ENCODING * encoded
+        tiers[-1].shortest = SLICE_PER_ENCODING * encoded
         slice_ = FIRST_SLICE
         while len(found) < want:
             progressed = False
             for tier in list(tiers):
-                label, gens, sub, shortest, _ = tier
+                label = tier.label
                 if deadline.expired():
                     return _Found(decoded, False, "time-limit", how, runs)
-                if sub is None:  # a subspace first searched: built and kept
+                if tier.problem is None:  # a subspace first searched: built and kept
                     start = time.perf_counter()
                     # (each generator's equalities: tying each orbit to its first
                     # variable instead took fewer clauses, under half for a
                     # square's eight symmetries, but CaDiCaL 4.4 s instead of
                     # 0.8 to find Knotty's picture)
-                    sub = tier[2] = problem.with_constraints([c for g in gens for c in equalities(g)])
+                    tier.problem = problem.with_constraints([c for g in tier.gens for c in equalities(g)])
                     # (let go when the subspace is dropped: each a model as
                     # large as the problem's, a C++ one for CP-SAT)
-                    tier[4] = whole.enter_context(ExitStack())
-                    tier[4].enter_context(backend.keeping(sub, deadline.expired))
-                    shortest = tier[3] = SLICE_PER_ENCODING * (encoded + time.perf_counter() - start)
+                    tier.kept = whole.enter_context(ExitStack())
+                    tier.kept.enter_context(backend.keeping(tier.problem, deadline.expired))
+                    tier.shortest = SLICE_PER_ENCODING * (encoded + time.perf_counter() - start)
                 # (built before the budget is taken: a 500 x 500 puzzle's
                 # model takes a second to copy, which overran -t by as much)
-                model = sub.with_constraints(blocks)
+                model = tier.problem.with_constraints(blocks)
                 remaining = deadline.remaining()
                 if remaining is not None and remaining <= 0:
                     return _Found(decoded, False, "time-limit", how, runs)
                 alone = len(tiers) == 1  # the whole problem, with all the time left
-                budget = remaining if alone else min(max(slice_, shortest),
+                budget = remaining if alone else min(max(slice_, tier.shortest),
                                                      math.inf if remaining is None else remaining)
                 runs += 1
                 # one incremental enumeration per run (the back end blocks as it goes)
@@ -490,8 +500,8 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
                     if label == "any":
                         return _Found(decoded, True, None, how, runs)
                     tiers = [t for t in tiers if t is not tier]
-                    if tier[4] is not None:
-                        tier[4].close()
+                    if tier.kept is not None:
+                        tier.kept.close()
                     continue
                 if alone:
                     return _Found(decoded, False, r.stopped_by or "time-limit", how, runs)
