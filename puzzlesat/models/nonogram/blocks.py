@@ -40,6 +40,20 @@ from __future__ import annotations
 from typing import Callable, NamedTuple, Sequence
 
 
+class _Constant:
+    """True or false in a clause under construction (not an int: ``in``
+    compares by ==, and True == 1 would take literal 1 for it)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+_TRUE, _FALSE = _Constant("TRUE"), _Constant("FALSE")
+
+
 class BlockStart(NamedTuple):
     """Meaning of an order literal: block ``block`` (0-based) of ``line`` starts
     at or before ``pos``.  ``line`` is ``("row", r)`` or ``("column", c)``."""
@@ -82,7 +96,12 @@ def block_clauses(cells: Sequence[int], clue: Sequence[int],
         return [(-x,) for x in cells]
     lo, hi = start_bounds(clue, n)
     y = [{p: order_var(j, p) for p in range(lo[j], hi[j])} for j in range(k)]
-    TRUE, FALSE = True, False
+    # each negative literal made once and shared by its clauses: negating in
+    # every clause made a new int object each time (a sixth of the model's
+    # memory on a 400x400 puzzle)
+    ny = [{p: -v for p, v in d.items()} for d in y]
+    nx = [-x for x in cells]
+    TRUE, FALSE = _TRUE, _FALSE
 
     def ge(j: int, p: int):
         """Literal (or constant) for s_j <= p."""
@@ -92,36 +111,31 @@ def block_clauses(cells: Sequence[int], clue: Sequence[int],
             return TRUE
         return y[j][p]
 
+    def gt(j: int, p: int):
+        """Literal (or constant) for s_j > p, the negation of ``ge(j, p)``."""
+        if j >= k or p < lo[j]:
+            return TRUE
+        if p >= hi[j]:
+            return FALSE
+        return ny[j][p]
+
     out: list[tuple[int, ...]] = []
 
     def add(*lits) -> None:
-        """A clause of literals and constants (negation: ``('-', lit)``)."""
-        cl = []
-        for l in lits:
-            if isinstance(l, tuple):
-                l = l[1]
-                if l is TRUE:
-                    continue
-                if l is FALSE:
-                    return
-                cl.append(-l)
-            else:
-                if l is TRUE:
-                    return
-                if l is FALSE:
-                    continue
-                cl.append(l)
-        out.append(tuple(cl))
+        """A clause of literals and constants."""
+        if TRUE in lits:
+            return
+        out.append(tuple(l for l in lits if l is not FALSE) if FALSE in lits else lits)
 
     for j in range(k):
         for p in range(lo[j], hi[j] - 1):
-            add(("-", y[j][p]), y[j][p + 1])
+            add(ny[j][p], y[j][p + 1])
         if j + 1 < k:
             for p in range(lo[j + 1], hi[j + 1]):
-                add(("-", y[j + 1][p]), ge(j, p - clue[j] - 1))
+                add(ny[j + 1][p], ge(j, p - clue[j] - 1))
     first = 0  # below it, every block j has s_{j+1} <= i for sure: its clauses at i hold
     for i, x in enumerate(cells):
-        add(-x, ge(0, i))
+        add(nx[i], ge(0, i))
         while first + 1 < k and hi[first + 1] <= i:
             first += 1
         for j in range(first, k):
@@ -129,8 +143,8 @@ def block_clauses(cells: Sequence[int], clue: Sequence[int],
                 break  # block j (and every later one) cannot have started yet
             b = clue[j]
             if i < hi[j] + b:  # block j can cover i
-                add(x, ("-", ge(j, i)), ge(j, i - b))
-            add(-x, ("-", ge(j, i)), ge(j + 1, i), ("-", ge(j, i - b)))
+                add(x, gt(j, i), ge(j, i - b))
+            add(nx[i], gt(j, i), ge(j + 1, i), gt(j, i - b))
     return out
 
 

@@ -99,8 +99,7 @@ class Nonogram(Puzzle):
                 def order_var(j, p, line=line):
                     return prob.var(BlockStart(line, j, p), primary=False)
 
-                for cl in block_clauses(xs, clue, order_var):
-                    prob.add(Clause(cl))
+                prob.add_clauses(block_clauses(xs, clue, order_var))
                 prob.partitions += block_positions(clue, len(xs), order_var)
         prob.symmetries = [{cell[r][c]: cell[rr][cc] for (r, c), (rr, cc) in m.items()}
                            for m in clue_symmetries(self.rows, self.cols)]
