@@ -179,6 +179,19 @@ def test_digest_tells_instances_apart_and_is_stable():
     assert problem_digest(a) == problem_digest(load_puzzle("pentomino-3x20").compile())
 
 
+@pytest.mark.parametrize("name, line_encoding, digest", [
+    ("pentomino-3x20", None, "5c99b7067b6cc79d"), ("no0", None, "c53b6af32095655b"),
+    ("tetromino-L-4x4", None, "5716dd1f610b0a7d"), ("dancer", None, "4865efab0baa13c0"),
+    ("5-dom", None, "b1af1e1884013fb6"), ("dancer", "both", "af35d5c92dc36d8c"),
+])
+def test_digest_is_the_one_earlier_exports_carry(name, line_encoding, digest):
+    # the values the digest had before it was hashed in chunks (97fb9e3):
+    # decode checks an export's header against it, so it must not change
+    puzzle = load_puzzle(name)
+    problem = puzzle.compile(line_encoding=line_encoding) if line_encoding else puzzle.compile()
+    assert problem_digest(problem) == digest
+
+
 # ---------------------------------------------------------------- answers
 
 
