@@ -21,6 +21,8 @@ k > 1 those choices (and mixed) fall back to the sequential counter.
 
 from __future__ import annotations
 
+import signal
+import threading
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -266,5 +268,23 @@ def _card_enc(make, lits, k, pool, enc):
         return make(lits, k, vpool=pool, encoding=enc)
     except _CardError as e:
         if "interrupt" in str(e):
+            _sigint_as_python_had_it()
             raise KeyboardInterrupt from None
         raise
+
+
+def _sigint_as_python_had_it() -> None:
+    """SIGINT handled by Python's handler and not blocked, as before a call
+    into PySAT's encoder that a Ctrl-C interrupted.  Its C code catches
+    the signal with a handler that longjmps out of it, and returns without
+    putting Python's handler back or unblocking the signal (setjmp does not
+    save the signal mask): every later Ctrl-C was held back for good, and
+    would have gone to a stale jump buffer (measured: a second SIGINT after
+    one in CardEnc.equals was never delivered).  Main thread only, as the
+    encoder's handler is."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, handler if handler is not None else signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -706,6 +706,41 @@ def test_ctrl_c_inside_pysats_cardinality_encoder_is_an_interruption(tmp_path, m
         cli.main(["export", "dominoes-2x4", "-e", "seqcounter", "-o", str(out)])
 
 
+_AFTER_ENCODER_INTERRUPT = """
+import ctypes, os, signal, time
+from puzzlesat.encoders import cnf
+
+def interrupted(lits, k, vpool, encoding):
+    # what PySAT's C encoder leaves behind when it catches a Ctrl-C: its own
+    # C handler for SIGINT (here: ignore, set below Python's bookkeeping),
+    # and SIGINT blocked, as its longjmp out of the handler leaves it
+    libc = ctypes.CDLL(None)
+    libc.signal.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    libc.signal(signal.SIGINT, 1)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    raise cnf._CardError("Caught keyboard interrupt")
+
+try:
+    cnf._card_enc(interrupted, [1, 2, 3], 1, None, None)
+except KeyboardInterrupt:
+    print("first Ctrl-C: interrupted")
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(2)
+    print("second Ctrl-C: lost")
+except KeyboardInterrupt:
+    print("second Ctrl-C: interrupted")
+"""
+
+
+def test_a_ctrl_c_after_one_inside_the_cardinality_encoder_still_interrupts():
+    # PySAT's encoder returned with SIGINT blocked and its own handler in
+    # place: every later Ctrl-C was held back for good
+    got = subprocess.run([sys.executable, "-c", _AFTER_ENCODER_INTERRUPT], capture_output=True, text=True,
+                         timeout=60)
+    assert (got.stdout, got.returncode) == ("first Ctrl-C: interrupted\nsecond Ctrl-C: interrupted\n", 0), got.stderr
+
+
 def _run_in(preexec, *args, stdout=subprocess.PIPE, cwd=None):
     return subprocess.run([sys.executable, "-m", "puzzlesat", *args], stdout=stdout, stderr=subprocess.PIPE,
                           text=True, timeout=120, preexec_fn=preexec, cwd=cwd)
