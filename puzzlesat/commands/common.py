@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ..cli import say as note  # a warning or note on stderr, repeated in --json's warnings
 from ..errors import BuildTimeLimit, InputError, UsageError
-from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS
+from ..encoders import deadline
+from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, _card_enc
 from ..jobs import pick_backend
 from ..loading import LOADERS, load_puzzle
 from ..problem import AtMostOne, Exactly, ExactlyOne
@@ -184,11 +185,18 @@ def before_search(args, doing: str, in_all: str):
 RAISE_RETRY = 0.005
 
 
+#: code putting SIGINT back after PySAT's encoder was interrupted
+_RESTORING_SIGINT = (deadline.sigint_as_python_had_it.__code__, _card_enc.__code__)
+
+
 def _unsafe_to_raise(frame) -> bool:
     """Whether an exception raised at ``frame`` would not reach the command:
     in a module being imported (the import machinery wraps it, e.g. in
     "Error calling __set_name__": a traceback, exit 1, QA) or in a
-    finaliser (``__del__``: Python prints it as ignored, and goes on)."""
+    finaliser (``__del__``: Python prints it as ignored, and goes on); or
+    where SIGINT is being put back after PySAT's encoder caught one."""
+    if frame is not None and frame.f_code in _RESTORING_SIGINT:
+        return True  # (SIGINT would be held back for good)
     while frame is not None:
         code = frame.f_code
         if code.co_name == "__del__" or code.co_filename.startswith("<frozen importlib"):
@@ -198,14 +206,27 @@ def _unsafe_to_raise(frame) -> bool:
 
 
 @contextlib.contextmanager
-def time_limited(seconds: float | None, message: str):
+def time_limited(seconds: float | None, message: str, stop_encoders: bool = False):
     """Run the block with a limit on its wall time (None: none): past it,
     BuildTimeLimit(message) is raised in it (a SIGALRM timer, so only in the
     main thread; elsewhere the block runs unlimited).  For the work before
     a search, which no solver's own limit covers: reading, compiling,
-    writing an export."""
+    writing an export.  ``stop_encoders``: a large call into PySAT's C
+    cardinality encoder, where SIGALRM waits, is stopped at the limit too
+    (:mod:`..encoders.deadline`), for a block that takes a KeyboardInterrupt
+    nowhere but here."""
     if seconds is None or threading.current_thread() is not threading.main_thread():
         yield
+        return
+    if stop_encoders:
+        end = time.monotonic() + seconds
+        try:
+            with deadline.stopped_at(end), time_limited(seconds, message):
+                yield
+        except KeyboardInterrupt:
+            if time.monotonic() < end:
+                raise
+            raise BuildTimeLimit(message) from None  # (the encoder stopped by the limit)
         return
 
     def ran_out(signum, frame):

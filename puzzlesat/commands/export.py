@@ -59,7 +59,7 @@ def run(args) -> int:
     limit = args.export_time_limit
     where = "nothing written" if args.output != "-" else "stdout has what was written before"
     with time_limited(limit, f"the time limit ({limit:g} s) ran out while exporting {args.instance}: {where}"
-                      if limit is not None else ""):
+                      if limit is not None else "", stop_encoders=True):
         return _export(args)
 
 

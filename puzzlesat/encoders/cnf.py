@@ -21,8 +21,6 @@ k > 1 those choices (and mixed) fall back to the sequential counter.
 
 from __future__ import annotations
 
-import signal
-import threading
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -31,7 +29,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ..problem import AtMostOne, Clause, Exactly, ExactlyOne, Problem, Regular
-from . import kept
+from . import deadline, kept
 from .kept import EncodingStopped
 
 ENCODINGS = {
@@ -257,34 +255,25 @@ def _card(lits: list[int], k: int, encoding: str, pool: IDPool, exact: bool) -> 
     if enc in _AT_MOST_ONE_ONLY:
         enc = EncType.seqcounter
     f = _card_enc(CardEnc.equals if exact else CardEnc.atmost, lits, k, pool, enc)
-    return [list(cl) for cl in f.clauses]
+    return f.clauses  # (PySAT's own new lists: a copy of each was a fifth of encoding 80x80 dominoes and monominoes)
 
 
 def _card_enc(make, lits, k, pool, enc):
     """PySAT's cardinality encoder; a Ctrl-C inside it, which its C code
     turns into ``pycard.error("Caught keyboard interrupt")``, is a
-    KeyboardInterrupt again (it was a traceback and exit 1, "no solution")."""
+    KeyboardInterrupt again (it was a traceback and exit 1, "no solution").
+    A large call under a time limit is stopped at it (:mod:`.deadline`)."""
+    timer = deadline.timed(len(lits) * max(k, 1))
     try:
-        return make(lits, k, vpool=pool, encoding=enc)
+        if timer is None:
+            return make(lits, k, vpool=pool, encoding=enc)
+        timer[0].arm(timer[1])
+        try:
+            return make(lits, k, vpool=pool, encoding=enc)
+        finally:
+            timer[0].disarm()
     except _CardError as e:
         if "interrupt" in str(e):
-            _sigint_as_python_had_it()
+            deadline.sigint_as_python_had_it()
             raise KeyboardInterrupt from None
         raise
-
-
-def _sigint_as_python_had_it() -> None:
-    """SIGINT handled by Python's handler and not blocked, as before a call
-    into PySAT's encoder that a Ctrl-C interrupted.  Its C code catches
-    the signal with a handler that longjmps out of it, and returns without
-    putting Python's handler back or unblocking the signal (setjmp does not
-    save the signal mask): every later Ctrl-C was held back for good, and
-    would have gone to a stale jump buffer (measured: a second SIGINT after
-    one in CardEnc.equals was never delivered).  Main thread only, as the
-    encoder's handler is."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    handler = signal.getsignal(signal.SIGINT)
-    signal.signal(signal.SIGINT, handler if handler is not None else signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -741,6 +741,68 @@ def test_a_ctrl_c_after_one_inside_the_cardinality_encoder_still_interrupts():
     assert (got.stdout, got.returncode) == ("first Ctrl-C: interrupted\nsecond Ctrl-C: interrupted\n", 0), got.stderr
 
 
+_ENCODER_AT_A_DEADLINE = """
+import os, signal, time
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from puzzlesat.encoders import cnf, deadline
+
+n, k = 5000, 500  # (about 10 s of CardEnc.equals, most of it in C)
+try:
+    with deadline.stopped_at(time.monotonic() + 0.2):
+        cnf._card_enc(CardEnc.equals, list(range(1, n + 1)), k, IDPool(start_from=n + 1), EncType.seqcounter)
+    print("encoded in full")
+except KeyboardInterrupt:
+    print("stopped at the deadline")
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(2)
+    print("a Ctrl-C after it: lost")
+except KeyboardInterrupt:
+    print("a Ctrl-C after it: interrupted")
+"""
+
+
+def test_a_large_cardinality_encoding_is_stopped_at_the_deadline():
+    # SIGALRM, the limit's signal, waits for PySAT's C encoder, which answers
+    # SIGINT alone: `export -t 5` of 80x80 dominoes and monominoes ran 18 s
+    got = subprocess.run([sys.executable, "-c", _ENCODER_AT_A_DEADLINE], capture_output=True, text=True,
+                         timeout=120)
+    assert (got.stdout, got.returncode) == ("stopped at the deadline\na Ctrl-C after it: interrupted\n", 0), \
+        got.stderr
+
+
+def _dominoes_and_monominoes(path, n: int):
+    path.write_text(f'title="md {n}"\n[board]\nsize=[{n},{n}]\n[[pieces]]\nset="dominoes"\ncount={n * n // 4}\n'
+                    f'[[pieces]]\nset="monominoes"\ncount={n * n // 2}\n')
+    return path
+
+
+def test_export_time_limit_inside_the_cardinality_encoder(tmp_path):
+    # an Exactly(800) over the 1,600 monomino placements: seconds in PySAT's
+    # encoder, where the limit used to wait
+    board = _dominoes_and_monominoes(tmp_path / "md40.toml", 40)
+    out = tmp_path / "md40.cnf"
+    got = subprocess.run([sys.executable, "-m", "puzzlesat", "export", str(board), "-o", str(out), "-t", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert (got.returncode, got.stdout, got.stderr) == (
+        3, "", f"puzzlesat: stopped: the time limit (1 s) ran out while exporting {board}: nothing written\n")
+    assert not out.exists()
+
+
+def test_export_under_a_time_limit_it_keeps_is_the_same_file(tmp_path):
+    # the monominoes' Exactly(288) over 576 placements is large enough for
+    # the deadline's timer to be armed around it, and disarmed
+    board = _dominoes_and_monominoes(tmp_path / "md24.toml", 24)
+    plain, limited = tmp_path / "plain.cnf", tmp_path / "limited.cnf"
+    for out, extra in ((plain, []), (limited, ["-t", "120"])):
+        got = subprocess.run([sys.executable, "-m", "puzzlesat", "export", str(board), "-o", str(out), *extra],
+                             capture_output=True, text=True, timeout=300)
+        assert got.returncode == 0, got.stderr
+    assert limited.read_bytes() == plain.read_bytes()
+    assert "p cnf 278160 558916\n" in plain.read_text()
+
+
 def _run_in(preexec, *args, stdout=subprocess.PIPE, cwd=None):
     return subprocess.run([sys.executable, "-m", "puzzlesat", *args], stdout=stdout, stderr=subprocess.PIPE,
                           text=True, timeout=120, preexec_fn=preexec, cwd=cwd)
