@@ -33,7 +33,8 @@ def add_arguments(p) -> None:
     add_color_option(p)
     p.add_argument("--steps", action="store_true", help="print each line-solving round as a partial grid")
     p.add_argument("--preprocess", action="store_true",
-                   help="give the back end the cells line logic fixes as unit clauses")
+                   help="give the back end the cells line logic fixes as unit clauses, and only the block "
+                        "starts that agree with them")
     add_goal_option(p)
     add_progress_option(p)
 

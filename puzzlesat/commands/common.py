@@ -92,7 +92,8 @@ def positive_int(s: str) -> int:
 
 def add_preprocess_option(p) -> None:
     p.add_argument("--preprocess", action="store_true",
-                   help="let the family simplify first (nonograms: cells fixed by line logic become units)")
+                   help="let the family simplify first (nonograms: cells fixed by line logic become units, "
+                        "and each block's possible starts shrink to agree with them)")
 
 
 def add_progress_option(p) -> None:

@@ -84,17 +84,24 @@ def start_bounds(clue: Sequence[int], n: int) -> tuple[list[int], list[int]]:
 
 
 def block_clauses(cells: Sequence[int], clue: Sequence[int],
-                  order_var: Callable[[int, int], int]) -> list[tuple[int, ...]]:
+                  order_var: Callable[[int, int], int],
+                  bounds: tuple[Sequence[int], Sequence[int]] | None = None) -> list[tuple[int, ...]]:
     """The clauses above for one line.
 
     ``cells`` are the line's cell literals; ``order_var(j, p)`` returns the
     variable of "block j starts at or before p" (called only for undecided
-    ones).  The clue must fit the line (the parsers check it).
+    ones).  The clue must fit the line (the parsers check it).  ``bounds``:
+    each block's leftmost and rightmost start, when narrower than the clue
+    alone allows (the line solver's, :func:`.linesolve.start_ranges`); every
+    solution's starts must lie within them.  The clauses stay exact: a
+    block's rightmost start plus its length and a gap is at most the next
+    one's (the starts of one placement), which clause 2 needs beyond the
+    windows.
     """
     n, k = len(cells), len(clue)
     if k == 0:
         return [(-x,) for x in cells]
-    lo, hi = start_bounds(clue, n)
+    lo, hi = bounds if bounds is not None else start_bounds(clue, n)
     y = [{p: order_var(j, p) for p in range(lo[j], hi[j])} for j in range(k)]
     # each negative literal made once and shared by its clauses: negating in
     # every clause made a new int object each time (a sixth of the model's
@@ -148,13 +155,14 @@ def block_clauses(cells: Sequence[int], clue: Sequence[int],
     return out
 
 
-def block_positions(clue: Sequence[int], n: int,
-                    order_var: Callable[[int, int], int]) -> list[list[tuple[int, ...]]]:
+def block_positions(clue: Sequence[int], n: int, order_var: Callable[[int, int], int],
+                    bounds: tuple[Sequence[int], Sequence[int]] | None = None) -> list[list[tuple[int, ...]]]:
     """For each block of ``clue`` that can move, its starts as alternatives
     over the order literals: "starts at p" is ``y[j, p] & -y[j, p - 1]``
     (one literal at either end).  Exactly one holds in every solution, so a
-    count can split on them (Problem.partitions)."""
-    lo, hi = start_bounds(clue, n)
+    count can split on them (Problem.partitions).  ``bounds`` as for
+    :func:`block_clauses`."""
+    lo, hi = bounds if bounds is not None else start_bounds(clue, n)
     out = []
     for j in range(len(clue)):
         if hi[j] == lo[j]:

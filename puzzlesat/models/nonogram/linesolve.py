@@ -73,6 +73,68 @@ def solve_line(shape: RunLengthShape, known: Sequence[int | None]) -> list[int |
     return out
 
 
+def start_ranges(shape: RunLengthShape, known: Sequence[int | None]) -> tuple[list[int], list[int]] | None:
+    """The leftmost and rightmost start of each run of the clue over all
+    placements that agree with ``known``, or None when there is none.
+
+    The same two sweeps as :func:`solve_line`: run j can start at position
+    i when the gap state before it is reachable at i, reads a 1 there, and
+    leads on to acceptance.  A run's first and last such positions are found
+    by keeping, per position, the set of runs that can start there, and
+    taking each bit the first time it is seen from either end.  For a long
+    line (:data:`LONG_LINE_BITS`) the answer is the bounds the clue alone
+    gives (:func:`.blocks.start_bounds`): looser, never wrong.
+    """
+    n, clue = len(known), shape.clue
+    if n * shape.n_states > LONG_LINE_BITS:
+        from .blocks import start_bounds
+
+        return start_bounds(clue, n)
+    gaps, g = [], 0  # the state before each run
+    for b in clue:
+        gaps.append(g)
+        g += b + 1
+    gap_mask = sum(1 << g for g in gaps)
+    st0, a0, a1 = shape.stay0, shape.adv0, shape.adv1
+    fwd = [1]
+    f = 1
+    for k in known:
+        nxt = 0
+        if k != 1:
+            nxt = (f & st0) | ((f & a0) << 1)
+        if k != 0:
+            nxt |= (f & a1) << 1
+        if not nxt:
+            return None
+        fwd.append(nxt)
+        f = nxt
+    back = f & shape.accepting
+    if not back:
+        return None
+    starts = [0] * n  # the gap states (runs) that can start at each position
+    for i in range(n - 1, -1, -1):
+        f = fwd[i]
+        k = known[i]
+        shifted = back >> 1
+        b0 = f & ((st0 & back) | (a0 & shifted)) if k != 1 else 0
+        b1 = f & a1 & shifted if k != 0 else 0
+        starts[i] = b1 & gap_mask
+        back = b0 | b1
+    index = {g: j for j, g in enumerate(gaps)}
+    lo, hi = [0] * len(clue), [0] * len(clue)
+    for bounds, order in ((lo, range(n)), (hi, range(n - 1, -1, -1))):
+        seen = 0
+        for i in order:
+            new = starts[i] & ~seen
+            if new:
+                seen |= new
+                while new:
+                    bit = new & -new
+                    bounds[index[bit.bit_length() - 1]] = i
+                    new ^= bit
+    return lo, hi
+
+
 def _solve_long_line(shape: RunLengthShape, known: Sequence[int | None],
                      block: int | None = None) -> list[int | None] | None:
     """:func:`solve_line` for a long line, in memory and time linear in its

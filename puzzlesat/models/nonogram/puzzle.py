@@ -23,6 +23,7 @@ from ...puzzle import Puzzle
 from . import render
 from .blocks import BlockStart, block_clauses, block_positions
 from .clues import Clue, RunLengthShape, runs
+from .linesolve import line_solve, start_ranges
 from .symmetry import clue_symmetries
 
 
@@ -82,12 +83,17 @@ class Nonogram(Puzzle):
         constraint with the run-length automaton (``"regular"``), or both.
 
         With ``preprocess`` (default: the ``preprocess`` field) the cells the
-        line solver fixes are added as unit clauses; if line solving alone
-        finds a contradiction an empty clause says there is no solution.
+        line solver fixes are added as unit clauses, and each block's order
+        literals cover only the starts that agree with them (a line-solved
+        puzzle has none left); if line solving alone finds a contradiction
+        an empty clause says there is no solution.
         """
         how = self.line_encoding if line_encoding is None else line_encoding
         if how not in LINE_ENCODINGS:
             raise ValueError(f"unknown line encoding {how!r}; choose one of: {', '.join(LINE_ENCODINGS)}")
+        solved = None
+        if self.preprocess if preprocess is None else preprocess:
+            solved = line_solve(self)
         prob = Problem(fixed_weight=True)
         cell = [[prob.var(Cell(r, c)) for c in range(self.width)] for r in range(self.height)]
         lines = [(("row", r), cell[r], clue) for r, clue in enumerate(self.rows)]
@@ -99,20 +105,24 @@ class Nonogram(Puzzle):
                 def order_var(j, p, line=line):
                     return prob.var(BlockStart(line, j, p), primary=False)
 
-                prob.add_clauses(block_clauses(xs, clue, order_var))
-                prob.partitions += block_positions(clue, len(xs), order_var)
+                bounds = None
+                if solved is not None and not solved.contradiction:
+                    # each block's starts over the placements that agree with
+                    # the cells line logic fixed: every solution's are there
+                    kind, i = line
+                    known = solved.grid[i] if kind == "row" else [row[i] for row in solved.grid]
+                    bounds = start_ranges(RunLengthShape(clue), known)
+                prob.add_clauses(block_clauses(xs, clue, order_var, bounds))
+                prob.partitions += block_positions(clue, len(xs), order_var, bounds)
         prob.symmetries = [{cell[r][c]: cell[rr][cc] for (r, c), (rr, cc) in m.items()}
                            for m in clue_symmetries(self.rows, self.cols)]
-        if self.preprocess if preprocess is None else preprocess:
-            from .linesolve import line_solve
-
-            result = line_solve(self)
-            if result.contradiction:
+        if solved is not None:
+            if solved.contradiction:
                 prob.add(Clause(()))
             else:
                 for r in range(self.height):
                     for c in range(self.width):
-                        v = result.grid[r][c]
+                        v = solved.grid[r][c]
                         if v is not None:
                             prob.add(Clause((cell[r][c] if v else -cell[r][c],)))
         return prob

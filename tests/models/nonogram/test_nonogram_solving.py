@@ -14,7 +14,7 @@ from puzzlesat.backends import Status, get_backend
 from puzzlesat.errors import VerificationError
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.nonogram.clues import RunLengthShape, runs
-from puzzlesat.models.nonogram.linesolve import line_solve, solve_line
+from puzzlesat.models.nonogram.linesolve import line_solve, solve_line, start_ranges
 from puzzlesat.models.nonogram.puzzle import Nonogram
 
 BACKENDS = ["cadical195", "glucose4", "minisat22", "cpsat"]
@@ -104,11 +104,59 @@ def test_a_split_count_of_a_nonogram_matches_brute_force(backend, monkeypatch):
 def test_preprocessing_keeps_the_solutions(shared_dir):
     p = load_puzzle(str(_data(shared_dir) / "survey" / "webpbn-00027.non"))
     plain, pre = p.compile(), p.compile(preprocess=True)
-    assert len(pre.constraints) > len(plain.constraints)  # unit clauses for the fixed cells
+    fixed = line_solve(p)
+    cells = {abs(c.lits[0]) for c in pre.constraints if len(c.lits) == 1 and abs(c.lits[0]) <= fixed.cells}
+    # a unit clause for each of the 553 of 621 cells line logic fixes ...
+    assert len(cells) == fixed.fixed == 553
+    # ... and the blocks' order literals only where starts are still open
+    assert pre.n_vars < plain.n_vars // 3
     be = get_backend("cadical195")
     a = be.search(plain, limit=2, keep=True)
     b = be.search(pre, limit=2, keep=True)
     assert a.count == b.count == 1 and a.solutions == b.solutions
+
+
+def test_preprocessing_narrows_the_blocks_and_keeps_every_count():
+    # against brute force, on small random puzzles with 0, 1 or many solutions
+    rnd = random.Random(11)
+    be = get_backend("cadical195")
+    narrowed = 0
+    for _ in range(150):
+        w, h = rnd.randint(1, 5), rnd.randint(1, 4)
+        grid = [[int(rnd.random() < 0.6) for _ in range(w)] for _ in range(h)]
+        rows, cols = [runs(r) for r in grid], [runs(c) for c in zip(*grid)]
+        if rnd.random() < 0.15:
+            cols[0] = runs([rnd.randint(0, 1) for _ in range(h)])
+        p = Nonogram(w, h, rows, cols)
+        brute = {bits for bits in itertools.product((0, 1), repeat=w * h)
+                 if all(runs(bits[i * w:(i + 1) * w]) == rows[i] for i in range(h))
+                 and all(runs(bits[j::w]) == cols[j] for j in range(w))}
+        plain, pre = p.compile(), p.compile(preprocess=True)
+        narrowed += pre.n_vars < plain.n_vars
+        got = be.search(pre, keep=True)
+        decoded = {tuple(v for row in p.decode(pre, a) for v in row) for a in got.solutions}
+        assert (got.count, decoded) == (len(brute), brute), (rows, cols)
+    assert narrowed > 30
+
+
+def test_block_start_ranges_equal_brute_force():
+    rnd = random.Random(4)
+    for _ in range(600):
+        n = rnd.randint(1, 11)
+        word = [rnd.randint(0, 1) for _ in range(n)]
+        clue = runs(word)
+        known = [b if rnd.random() < 0.3 else None for b in word]
+        if rnd.random() < 0.2:  # maybe no placement agrees
+            known = [rnd.choice((None, 0, 1)) for _ in range(n)]
+        starts = [[i for i in range(n) if w[i] and (i == 0 or not w[i - 1])]
+                  for w in itertools.product((0, 1), repeat=n)
+                  if runs(w) == clue and all(k is None or k == b for k, b in zip(known, w))]
+        got = start_ranges(RunLengthShape(clue), known)
+        if not starts:
+            assert got is None
+        else:
+            assert got == ([min(s[j] for s in starts) for j in range(len(clue))],
+                           [max(s[j] for s in starts) for j in range(len(clue))])
 
 
 def test_verifier_names_the_broken_line():
