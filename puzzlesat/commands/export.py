@@ -13,7 +13,7 @@ from ..cli import EXIT_OK, emit_json
 from ..cli import say as note
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
 from ..encoders.dimacs import build_dimacs, problem_digest
-from ..errors import InputError, UsageError, plural
+from ..errors import BuildTimeLimit, InputError, UsageError, plural
 from .common import (add_instance, check_writable, encoding_matters, load, positive_seconds, refuse_overwriting,
                      time_limited)
 
@@ -58,12 +58,30 @@ def run(args) -> int:
         note(f"puzzlesat: warning: writing {given} (--format) to {args.output}, a name that says {named}")
     limit = args.export_time_limit
     where = "nothing written" if args.output != "-" else "stdout has what was written before"
-    with time_limited(limit, f"the time limit ({limit:g} s) ran out while exporting {args.instance}: {where}"
-                      if limit is not None else "", stop_encoders=True):
-        return _export(args)
+    done: dict = {}
+    try:
+        with time_limited(limit, f"the time limit ({limit:g} s) ran out while exporting {args.instance}: {where}"
+                          if limit is not None else "", stop_encoders=True):
+            _export(args, done)
+    except BuildTimeLimit:
+        # past the limit once the output was in place (freeing a large model
+        # as _export returned takes a while): it is written, whole, and was
+        # said to be "nothing written" (audit)
+        if not done.get("written"):
+            raise
+    info, lex = done["info"], done["lex"]
+    if args.json:
+        emit_json(info)
+    elif args.output != "-":
+        size = ", ".join(plural(info[k], k[:-1]) for k in ("variables", "clauses", "constraints") if k in info)
+        print(f"wrote {args.output} ({args.format}: {size}; {plural(info['primary'], 'primary variable')}"
+              f"{_unique_note(lex)})", file=sys.stderr)
+    return EXIT_OK
 
 
-def _export(args) -> int:
+def _export(args, done: dict) -> None:
+    """Build the model and write it; ``done`` gets ``info`` and ``lex`` for
+    the report, and ``written`` once the output is in place."""
     puzzle, problem = load(args)
     refuse_overwriting("-o", args.output, args.instance, puzzle.path)
     digest = problem_digest(problem)
@@ -94,29 +112,25 @@ def _export(args) -> int:
         used = encoding_matters(model)
         if not used:
             _no_encoding(exp)
-        _write(args.output, exp.lines())
         info.update(encoding=enc.encoding if used else None, variables=exp.n_vars, clauses=len(exp.clauses))
+        done.update(info=info, lex=lex)
+        _write(args.output, exp.lines(), done)
     elif args.format == "cpsat":
         from ..encoders.cpsat_text import cpsat_text
 
         text, size = cpsat_text(model, title=title, instance=args.instance, family=puzzle.family,
                                 describe=puzzle.describe_var, notes=notes, digest=digest, unique=args.unique)
-        _write(args.output, [text])
         info.update(size)
+        done.update(info=info, lex=lex)
+        _write(args.output, [text], done)
     else:
         from ..encoders.opb import build_opb
 
         exp = build_opb(model, title=title, instance=args.instance, family=puzzle.family,
                         describe=puzzle.describe_var, notes=notes, digest=digest, unique=args.unique)
-        _write(args.output, exp.lines())
         info.update(variables=exp.n_vars, constraints=exp.n_constraints)
-    if args.json:
-        emit_json(info)
-    elif args.output != "-":
-        size = ", ".join(plural(info[k], k[:-1]) for k in ("variables", "clauses", "constraints") if k in info)
-        print(f"wrote {args.output} ({args.format}: {size}; {plural(info['primary'], 'primary variable')}"
-              f"{_unique_note(lex)})", file=sys.stderr)
-    return EXIT_OK
+        done.update(info=info, lex=lex)
+        _write(args.output, exp.lines(), done)
 
 
 #: the comment line of a DIMACS export whose model has no cardinality constraint
@@ -141,7 +155,7 @@ def _unique_note(lex) -> str:
     return f", one solution per orbit of {lex['group']} symmetries"
 
 
-def _write(path: str, chunks) -> None:
+def _write(path: str, chunks, done: dict) -> None:
     """Write ``chunks`` to ``path`` whole or not at all: into a new file beside
     it, renamed over it at the end, so that a time limit, Ctrl-C or a full
     disk in the middle leaves no truncated model (and an older file there
@@ -149,10 +163,15 @@ def _write(path: str, chunks) -> None:
     new file, the link stays); a device or a FIFO is opened and written as
     it is (``-o /dev/null``, a FIFO a solver reads), and so is a path under
     /dev or /proc (``/dev/stdout``, a shell's ``>(solver)``): those name
-    open files, whose link a rename would replace, or could not follow."""
+    open files, whose link a rename would replace, or could not follow.
+    ``done["written"]`` is set once the output is in place, should anything
+    (the time limit) stop this just after."""
     if path == "-":
         sys.stdout.writelines(chunks)
-        sys.stdout.flush()
+        try:
+            sys.stdout.flush()
+        finally:  # (the limit's signal, handled once the flush is over, raises just after it)
+            done["written"] = True
         return
     part = None
     try:
@@ -162,6 +181,7 @@ def _write(path: str, chunks) -> None:
                 os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode)):
             with open(path, "w", encoding="utf-8") as f:
                 f.writelines(chunks)
+            done["written"] = True
             return
         target = os.path.realpath(path)
         # a short name: the target's own may already be as long as a name can be
@@ -171,12 +191,16 @@ def _write(path: str, chunks) -> None:
         _keep_mode(part, target)
         os.replace(part, target)
         part = None
+        done["written"] = True
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror}", path) from None
     finally:
         if part is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(part)
+            if os.path.lexists(part):
+                with contextlib.suppress(OSError):
+                    os.unlink(part)
+            else:  # renamed into place, and stopped just after
+                done["written"] = True
 
 
 def _keep_mode(part: str, path: str) -> None:

@@ -225,6 +225,43 @@ def test_export_time_limit_writes_nothing_and_keeps_the_old_file(tmp_path, capsy
     assert read_cnf(out.read_text()).n_vars == 10
 
 
+@pytest.mark.parametrize("where", ["just after the rename", "as the export returns"])
+@pytest.mark.parametrize("output", ["file", "stdout"])
+def test_a_time_limit_once_the_export_is_in_place_is_no_failure(tmp_path, capsys, monkeypatch, where, output):
+    # the limit's signal landing after the file was renamed into place (freeing
+    # a large model as the export returned took a while) said "nothing
+    # written", exit 3, over a complete file (audit)
+    from puzzlesat.commands import export
+    from puzzlesat.errors import BuildTimeLimit
+
+    fired = []
+
+    def limit():  # (once: the limit's timer fires once)
+        if not fired:
+            fired.append(True)
+            raise BuildTimeLimit("the time limit (60 s) ran out while exporting dominoes-2x4: nothing written")
+
+    if where == "just after the rename" and output == "file":
+        real_replace = os.replace
+        monkeypatch.setattr(export.os, "replace", lambda a, b: (real_replace(a, b), limit()))
+    elif where == "just after the rename":  # (stdout: just after its flush)
+        real_flush = export.sys.stdout.flush
+        monkeypatch.setattr(export.sys.stdout, "flush", lambda: (real_flush(), limit()))
+    else:
+        real_write = export._write
+        monkeypatch.setattr(export, "_write", lambda *a: (real_write(*a), limit()))
+    out = tmp_path / "model.cnf"
+    if output == "file":
+        assert main(["export", "dominoes-2x4", "-o", str(out), "-t", "60"]) == 0
+        assert capsys.readouterr().err.startswith(f"wrote {out} (dimacs: ")
+        text = out.read_text()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["model.cnf"]
+    else:
+        assert main(["export", "dominoes-2x4", "-o", "-", "-t", "60"]) == 0
+        text = capsys.readouterr().out
+    assert fired and read_cnf(text).n_vars == 10
+
+
 def test_export_is_written_whole_or_not_at_all(tmp_path):
     from puzzlesat.commands.export import _write
 
@@ -233,15 +270,15 @@ def test_export_is_written_whole_or_not_at_all(tmp_path):
         raise KeyboardInterrupt  # Ctrl-C in the middle of writing
     out = tmp_path / "new.cnf"
     with pytest.raises(KeyboardInterrupt):
-        _write(str(out), lines())
+        _write(str(out), lines(), {})
     assert list(tmp_path.iterdir()) == []  # no truncated model, no part file
     # a new file gets the umask's permissions, an existing one keeps its own
     old = os.umask(0o022)
     try:
-        _write(str(out), ["p cnf 0 0\n"])
+        _write(str(out), ["p cnf 0 0\n"], {})
         assert out.stat().st_mode & 0o777 == 0o644
         out.chmod(0o600)
-        _write(str(out), ["p cnf 1 0\n"])
+        _write(str(out), ["p cnf 1 0\n"], {})
         assert out.stat().st_mode & 0o777 == 0o600 and out.read_text() == "p cnf 1 0\n"
     finally:
         os.umask(old)
