@@ -165,9 +165,11 @@ class Problem:
             raise ProblemError(f"variable {bad} out of range 1..{n} in {constraint!r}")
         self.constraints.append(constraint)
 
-    def add_clauses(self, clauses: Sequence[tuple[int, ...]]) -> None:
+    def add_clauses(self, clauses: Iterable[tuple[int, ...]]) -> None:
         """``add(Clause(c))`` for each of ``clauses`` (tuples), checked
         together first: when one is out of range, none is added."""
+        if not isinstance(clauses, (list, tuple)):
+            clauses = list(clauses)  # (read twice below: a generator was added as nothing, audit)
         n = len(self.meanings)
         lits = [l for c in clauses for l in c]
         if lits and (max(lits) > n or min(lits) < -n or 0 in lits):

@@ -41,6 +41,9 @@ def test_add_clauses_is_add_clause_for_each():
         q.add(Clause(c))
     assert p.constraints == q.constraints
     assert all(a.lits is c for a, c in zip(p.constraints, clauses))  # (the tuples themselves)
+    r = _problem(4)
+    r.add_clauses(c for c in clauses)  # a generator, read once
+    assert r.constraints == q.constraints
 
 
 @pytest.mark.parametrize("clauses, bad", [([(1, 2), (2, 5)], 5), ([(1,), (-5, 1)], -5), ([(2, 0)], 0)])
