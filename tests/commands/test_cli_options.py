@@ -706,6 +706,24 @@ def test_ctrl_c_inside_pysats_cardinality_encoder_is_an_interruption(tmp_path, m
         cli.main(["export", "dominoes-2x4", "-e", "seqcounter", "-o", str(out)])
 
 
+#: the end of the programs below: does a Ctrl-C after the first still interrupt?
+_THEN_A_CTRL_C = """
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(2)
+    print("a Ctrl-C after it: lost")
+except KeyboardInterrupt:
+    print("a Ctrl-C after it: interrupted")
+"""
+
+
+def _python(program: str, timeout: float) -> str:
+    got = subprocess.run([sys.executable, "-c", program + _THEN_A_CTRL_C], capture_output=True, text=True,
+                         timeout=timeout)
+    assert got.returncode == 0, got.stderr
+    return got.stdout
+
+
 _AFTER_ENCODER_INTERRUPT = """
 import ctypes, os, signal, time
 from puzzlesat.encoders import cnf
@@ -724,21 +742,13 @@ try:
     cnf._card_enc(interrupted, [1, 2, 3], 1, None, None)
 except KeyboardInterrupt:
     print("first Ctrl-C: interrupted")
-try:
-    os.kill(os.getpid(), signal.SIGINT)
-    time.sleep(2)
-    print("second Ctrl-C: lost")
-except KeyboardInterrupt:
-    print("second Ctrl-C: interrupted")
 """
 
 
 def test_a_ctrl_c_after_one_inside_the_cardinality_encoder_still_interrupts():
     # PySAT's encoder returned with SIGINT blocked and its own handler in
     # place: every later Ctrl-C was held back for good
-    got = subprocess.run([sys.executable, "-c", _AFTER_ENCODER_INTERRUPT], capture_output=True, text=True,
-                         timeout=60)
-    assert (got.stdout, got.returncode) == ("first Ctrl-C: interrupted\nsecond Ctrl-C: interrupted\n", 0), got.stderr
+    assert _python(_AFTER_ENCODER_INTERRUPT, 60) == "first Ctrl-C: interrupted\na Ctrl-C after it: interrupted\n"
 
 
 _ENCODER_AT_A_DEADLINE = """
@@ -754,22 +764,13 @@ try:
     print("encoded in full")
 except KeyboardInterrupt:
     print("stopped at the deadline")
-try:
-    os.kill(os.getpid(), signal.SIGINT)
-    time.sleep(2)
-    print("a Ctrl-C after it: lost")
-except KeyboardInterrupt:
-    print("a Ctrl-C after it: interrupted")
 """
 
 
 def test_a_large_cardinality_encoding_is_stopped_at_the_deadline():
     # SIGALRM, the limit's signal, waits for PySAT's C encoder, which answers
     # SIGINT alone: `export -t 5` of 80x80 dominoes and monominoes ran 18 s
-    got = subprocess.run([sys.executable, "-c", _ENCODER_AT_A_DEADLINE], capture_output=True, text=True,
-                         timeout=120)
-    assert (got.stdout, got.returncode) == ("stopped at the deadline\na Ctrl-C after it: interrupted\n", 0), \
-        got.stderr
+    assert _python(_ENCODER_AT_A_DEADLINE, 120) == "stopped at the deadline\na Ctrl-C after it: interrupted\n"
 
 
 def _dominoes_and_monominoes(path, n: int):

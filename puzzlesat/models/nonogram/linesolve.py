@@ -38,9 +38,27 @@ LONG_LINE_BITS = 1 << 24
 def solve_line(shape: RunLengthShape, known: Sequence[int | None]) -> list[int | None] | None:
     """The line with every cell the rule fixes filled in, or None when no
     placement of the clue agrees with ``known``."""
-    n = len(known)
-    if n * shape.n_states > LONG_LINE_BITS:
+    if len(known) * shape.n_states > LONG_LINE_BITS:
         return _solve_long_line(shape, known)
+    live = _live_edges(shape, known)
+    if live is None:
+        return None
+    out = list(known)
+    for i, (k, (b0, b1)) in enumerate(zip(known, live)):
+        if k is None:
+            if not b0:
+                out[i] = 1
+            elif not b1:
+                out[i] = 0
+    return out
+
+
+def _live_edges(shape: RunLengthShape, known: Sequence[int | None]) -> list[tuple[int, int]] | None:
+    """Per position i, the states (bit sets) whose 0-edge and whose 1-edge
+    at i lie on a path from the start to acceptance through letters the
+    known cells allow; None when there is no such path.  A forward sweep
+    keeps the states reachable before each letter, a backward one those
+    from which acceptance stays reachable."""
     st0, a0, a1 = shape.stay0, shape.adv0, shape.adv1
     fwd = [1]
     f = 1
@@ -57,69 +75,43 @@ def solve_line(shape: RunLengthShape, known: Sequence[int | None]) -> list[int |
     back = f & shape.accepting
     if not back:
         return None
-    out = list(known)
-    for i in range(n - 1, -1, -1):
+    live = [(0, 0)] * len(known)
+    for i in range(len(known) - 1, -1, -1):
         f = fwd[i]
         k = known[i]
         shifted = back >> 1
         b0 = f & ((st0 & back) | (a0 & shifted)) if k != 1 else 0
         b1 = f & a1 & shifted if k != 0 else 0
-        if k is None:
-            if not b0:
-                out[i] = 1
-            elif not b1:
-                out[i] = 0
+        live[i] = (b0, b1)
         back = b0 | b1
-    return out
+    return live
 
 
 def start_ranges(shape: RunLengthShape, known: Sequence[int | None]) -> tuple[list[int], list[int]] | None:
     """The leftmost and rightmost start of each run of the clue over all
     placements that agree with ``known``, or None when there is none.
 
-    The same two sweeps as :func:`solve_line`: run j can start at position
-    i when the gap state before it is reachable at i, reads a 1 there, and
-    leads on to acceptance.  A run's first and last such positions are found
-    by keeping, per position, the set of runs that can start there, and
-    taking each bit the first time it is seen from either end.  For a long
-    line (:data:`LONG_LINE_BITS`) the answer is the bounds the clue alone
-    gives (:func:`.blocks.start_bounds`): looser, never wrong.
+    Run j can start at position i when the gap state before it has a live
+    1-edge there (:func:`_live_edges`).  A run's first and last such
+    positions are found by keeping, per position, the set of runs that can
+    start there, and taking each bit the first time it is seen from either
+    end.  For a long line (:data:`LONG_LINE_BITS`) the answer is the bounds
+    the clue alone gives (:func:`.blocks.start_bounds`): looser, never wrong.
     """
     n, clue = len(known), shape.clue
     if n * shape.n_states > LONG_LINE_BITS:
         from .blocks import start_bounds
 
         return start_bounds(clue, n)
+    live = _live_edges(shape, known)
+    if live is None:
+        return None
     gaps, g = [], 0  # the state before each run
     for b in clue:
         gaps.append(g)
         g += b + 1
     gap_mask = sum(1 << g for g in gaps)
-    st0, a0, a1 = shape.stay0, shape.adv0, shape.adv1
-    fwd = [1]
-    f = 1
-    for k in known:
-        nxt = 0
-        if k != 1:
-            nxt = (f & st0) | ((f & a0) << 1)
-        if k != 0:
-            nxt |= (f & a1) << 1
-        if not nxt:
-            return None
-        fwd.append(nxt)
-        f = nxt
-    back = f & shape.accepting
-    if not back:
-        return None
-    starts = [0] * n  # the gap states (runs) that can start at each position
-    for i in range(n - 1, -1, -1):
-        f = fwd[i]
-        k = known[i]
-        shifted = back >> 1
-        b0 = f & ((st0 & back) | (a0 & shifted)) if k != 1 else 0
-        b1 = f & a1 & shifted if k != 0 else 0
-        starts[i] = b1 & gap_mask
-        back = b0 | b1
+    starts = [b1 & gap_mask for _, b1 in live]  # the runs (their gap states) that can start at each position
     index = {g: j for j, g in enumerate(gaps)}
     lo, hi = [0] * len(clue), [0] * len(clue)
     for bounds, order in ((lo, range(n)), (hi, range(n - 1, -1, -1))):
