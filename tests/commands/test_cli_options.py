@@ -717,9 +717,15 @@ except KeyboardInterrupt:
 """
 
 
+#: the start of the programs below: Ctrl-C handled as in a terminal (a
+#: background job of a shell script, as CI may run the tests, starts with
+#: SIGINT ignored, and Python keeps it so)
+_CTRL_C_AS_IN_A_TERMINAL = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+
+
 def _python(program: str, timeout: float) -> str:
-    got = subprocess.run([sys.executable, "-c", program + _THEN_A_CTRL_C], capture_output=True, text=True,
-                         timeout=timeout)
+    got = subprocess.run([sys.executable, "-c", _CTRL_C_AS_IN_A_TERMINAL + program + _THEN_A_CTRL_C],
+                         capture_output=True, text=True, timeout=timeout)
     assert got.returncode == 0, got.stderr
     return got.stdout
 
