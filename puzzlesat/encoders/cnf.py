@@ -263,15 +263,16 @@ def _card_enc(make, lits, k, pool, enc):
     turns into ``pycard.error("Caught keyboard interrupt")``, is a
     KeyboardInterrupt again (it was a traceback and exit 1, "no solution").
     A large call under a time limit is stopped at it (:mod:`.deadline`)."""
-    timer = deadline.timed(len(lits) * max(k, 1))
+    timed = deadline.timed(len(lits) * max(k, 1))
     try:
-        if timer is None:
+        if timed is None:
             return make(lits, k, vpool=pool, encoding=enc)
-        timer[0].arm(timer[1])
+        timer, seconds = timed
+        timer.arm(seconds)
         try:
             return make(lits, k, vpool=pool, encoding=enc)
         finally:
-            timer[0].disarm()
+            timer.disarm()
     except _CardError as e:
         if "interrupt" in str(e):
             deadline.sigint_as_python_had_it()
