@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..backends.base import Child, may_start_child
 from ..cli import EXIT_OK, emit_json
-from ..encoders.cnf import ENCODINGS, cnf_size
+from ..encoders.cnf import ENCODINGS, cnf_sizes
 from ..errors import UsageError, plural
 from .common import add_instance, comma_list, encoding_matters, load, positive_seconds, time_limited
 
@@ -33,11 +33,9 @@ def run(args) -> int:
     with time_limited(limit, f"the time limit ({limit:g} s) ran out while sizing up {args.instance}"
                       if limit is not None else ""):
         puzzle, problem = load(args)
-        sizes = []
-        for e in names:
-            # counted constraint by constraint, never the whole CNF in memory
-            n_vars, n_clauses, n_literals = _sized(problem, e, apart=limit is not None)
-            sizes.append({"encoding": e, "variables": n_vars, "clauses": n_clauses, "literals": n_literals})
+        # counted constraint by constraint, never the whole CNF in memory
+        sizes = [{"encoding": e, "variables": n_vars, "clauses": n_clauses, "literals": n_literals}
+                 for e, (n_vars, n_clauses, n_literals) in zip(names, _sized(problem, names, apart=limit is not None))]
     fam = puzzle.info(problem)
     stats = problem.stats()
     if args.json:
@@ -105,18 +103,18 @@ def _text(v) -> str:
     return ("yes" if v else "no") if isinstance(v, bool) else str(v)
 
 
-def _sized(problem, encoding: str, apart: bool) -> tuple[int, int, int]:
-    """cnf_size, in a child process when ``apart`` (a time limit is set):
+def _sized(problem, encodings: list[str], apart: bool) -> list[tuple[int, int, int]]:
+    """cnf_sizes, in a child process when ``apart`` (a time limit is set):
     PySAT builds a cardinality constraint's clauses in C, where the limit's
     signal waits for it, and a large one takes long (an Exactly(1600) over
     the 12,720 domino and monomino placements of an 80x80 board: 49 s, past
     -t 20).  Waiting for a child instead, the signal stops the wait and the
     child is killed."""
     if not apart or not may_start_child():
-        return cnf_size(problem, encoding)
-    child = Child(_size_in_child, (problem, encoding))
+        return cnf_sizes(problem, encodings)
+    child = Child(_size_in_child, (problem, encodings))
     try:
-        got = child.recv(f"sizing the {encoding} encoding")
+        got = child.recv("sizing the encodings")
     finally:
         child.close()
     if got == "out of memory":
@@ -124,12 +122,12 @@ def _sized(problem, encoding: str, apart: bool) -> tuple[int, int, int]:
     return got
 
 
-def _size_in_child(conn, problem, encoding: str) -> None:
+def _size_in_child(conn, problem, encodings: list[str]) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     try:
-        got = cnf_size(problem, encoding)
+        got = cnf_sizes(problem, encodings)
     except MemoryError:
         got = "out of memory"
     conn.send(got)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from puzzlesat.encoders.cnf import ENCODINGS, cnf_size, encode_cnf
+from puzzlesat.encoders.cnf import ENCODINGS, cnf_size, cnf_sizes, encode_cnf
 from puzzlesat.encoders.dimacs import clean_clauses
 from puzzlesat.loading import load_puzzle
+from puzzlesat.models.nonogram.clues import RunLengthShape
 from puzzlesat.problem import Problem
 
 
@@ -28,8 +29,20 @@ def test_the_size_is_the_cnfs(name, encoding):
     assert cnf_size(problem, encoding) == _sizes(problem, encoding)
 
 
-@pytest.mark.parametrize("encoding", list(ENCODINGS))
-def test_the_edge_cases_of_one_of_n(encoding):
+@pytest.mark.parametrize("name", ["dominoes-2x4", "tetromino-pairs-5x8", "no0", "5-dom", "dancer"])
+def test_every_encoding_sized_in_one_pass_is_its_own_size(name):
+    # cnf_sizes counts clauses and automata once for all the encodings, and
+    # each encoding's cardinality constraints apart
+    puzzle = load_puzzle(name)
+    models = [puzzle.compile()]
+    if puzzle.family == "nonogram":  # automata too
+        models.append(puzzle.compile(line_encoding="both"))
+    for p in models:
+        names = list(ENCODINGS) + ["mixed"]  # (a name twice: a row each)
+        assert cnf_sizes(p, names) == [_sizes(p, e) for e in names]
+
+
+def _edge_cases() -> Problem:
     p = Problem()
     v = [p.var(i) for i in range(45)]  # past mixed's pairwise bound (40)
     p.exactly_one(v[:1])
@@ -53,7 +66,21 @@ def test_the_edge_cases_of_one_of_n(encoding):
     p.at_most_one(v[28:34])
     p.exactly(2, v[34:40])
     p.exactly(3, v[38:44])
+    return p
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_the_edge_cases_of_one_of_n(encoding):
+    p = _edge_cases()
     assert cnf_size(p, encoding) == _sizes(p, encoding)
+
+
+def test_the_edge_cases_sized_in_one_pass():
+    p = _edge_cases()
+    p.clause([-1, 2, 3])
+    p.regular([1, 2, 3], RunLengthShape((1, 1)).automaton())
+    names = list(ENCODINGS)
+    assert cnf_sizes(p, names) == [_sizes(p, e) for e in names]
 
 
 def test_a_pairwise_size_that_would_not_fit_in_memory_is_counted_at_once():
@@ -67,7 +94,7 @@ def test_info_keeps_its_columns_apart_for_numbers_of_eleven_digits(monkeypatch, 
     from puzzlesat.cli import main
     from puzzlesat.commands import info
 
-    monkeypatch.setattr(info, "cnf_size", lambda problem, e: (256040, 17021496896, 34053570152))
+    monkeypatch.setattr(info, "cnf_sizes", lambda problem, es: [(256040, 17021496896, 34053570152)] * len(es))
     assert main(["info", "dominoes-2x4", "--encodings", "pairwise"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].split() == ["pairwise", "256040", "17021496896", "34053570152"]
 
@@ -93,21 +120,21 @@ def test_info_time_limit_is_not_held_up_by_sizing_in_c(monkeypatch, capsys, tmp_
 
     done = tmp_path / "sized"
 
-    def slow_in_c(problem, encoding):
+    def slow_in_c(problem, encodings):
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
         try:
             time.sleep(3)
-            done.write_text(encoding)
+            done.write_text(",".join(encodings))
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
-        return 1, 1, 1
+        return [(1, 1, 1)] * len(encodings)
 
-    monkeypatch.setattr(info, "cnf_size", slow_in_c)
+    monkeypatch.setattr(info, "cnf_sizes", slow_in_c)
     assert main(["info", "dominoes-2x4", "-t", "0.5", "--encodings", "mixed"]) == 3
     assert capsys.readouterr().err.strip() == \
         "puzzlesat: stopped: the time limit (0.5 s) ran out while sizing up dominoes-2x4"
     time.sleep(3.5)
     assert not done.exists()  # the sizing was stopped, not waited for
     # without a limit, the same sizing in this process (nothing to stop)
-    assert main(["info", "dominoes-2x4", "--encodings", "mixed", "--json"]) == 0
-    assert done.read_text() == "mixed"
+    assert main(["info", "dominoes-2x4", "--encodings", "mixed,pairwise", "--json"]) == 0
+    assert done.read_text() == "mixed,pairwise"
