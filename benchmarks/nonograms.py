@@ -93,7 +93,7 @@ def _work(path: Path, engine: str, send) -> None:
         return None
 
     # the jobs layer's symmetric-first search, where solve / count --limit 2 use it
-    if "goal" in flags and jobs._known(puzzle, problem) is not None:
+    if "goal" in flags and jobs.verified_known(puzzle, problem) is not None:
         # count --limit 2 as the CLI runs it: the verified goal is the first
         # solution, the search for a second starts from it
         note_first()
