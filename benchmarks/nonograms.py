@@ -13,15 +13,18 @@ its threads), since the machine is shared.  Every solution is verified against
 the clues and, when it is the only one and the file has a goal, the goal.
 
 Engine variants: ``NAME+pre`` gives the back end the cells the line solver
-fixes as unit clauses (``--preprocess``).  Lines are stated the default
+fixes as unit clauses and narrows the block starts to agree with them, as
+``solve``, ``count`` and ``check`` do unless ``--no-preprocess`` is given
+(without ``+pre``: the clues as stated).  Lines are stated the default
 way (block-start order literals, ``line_encoding="blocks"``) unless
 ``NAME+goal`` decides uniqueness as ``count --limit 2`` does by default when
 the file has a goal picture: the goal, verified, is the first solution (its
 "first" time is the load and check), and the search for a second starts from
-its values; puzzles without a goal get the plain search.  ``default+goal``
+its values; puzzles without a goal get the plain search.  ``default+goal+pre``
 is exactly the CLI's ``count --limit 2`` with no ``-b``: the engine ``count``
-picks (CaDiCaL), which hands a search from the goal that has not ended after
-1 s over to CP-SAT.
+picks (CaDiCaL; the exact-cover engine for a model line logic reduced to
+units), which hands a search from the goal that has not ended after 0.5 s
+over to CP-SAT.
 ``NAME+sym`` runs the jobs layer's symmetric-first search where ``solve`` and
 ``count --limit 2`` do (puzzles whose clues have a symmetry), a plain search
 elsewhere.  ``NAME+dfa`` (one Regular per line: the run-length automaton, i.e.

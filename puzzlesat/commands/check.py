@@ -12,6 +12,8 @@ contradiction included.
 
 from __future__ import annotations
 
+import argparse
+
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..cli import say as note
@@ -32,21 +34,21 @@ def add_arguments(p) -> None:
     add_backend_options(p, "check")
     add_color_option(p)
     p.add_argument("--steps", action="store_true", help="print each line-solving round as a partial grid")
-    p.add_argument("--preprocess", action="store_true",
+    p.add_argument("--preprocess", action=argparse.BooleanOptionalAction, default=None,
                    help="give the back end the cells line logic fixes as unit clauses, and only the block "
-                        "starts that agree with them")
+                        "starts that agree with them (the default; --no-preprocess: the clues as stated)")
     add_goal_option(p)
     add_progress_option(p)
 
 
 def run(args) -> int:
     from ..models.nonogram import render
-    from ..models.nonogram.linesolve import line_solve
 
     # reading, line solving and compiling count against -t, as for solve and
     # count; when line logic fixes every cell there is nothing to search, and
-    # nothing is compiled (17 of the 19 s of a 200,001-cell row)
-    puzzle, problem, lines = load(args, family="nonogram", then=lambda p: line_solve(p, record=args.steps),
+    # nothing is compiled (17 of the 19 s of a 200,001-cell row).  The
+    # preprocessing compiles with the same fixpoint, not a second one.
+    puzzle, problem, lines = load(args, family="nonogram", then=lambda p: p.line_solved(record=args.steps),
                                   compile_unless=_solved_by_lines)
     searched = problem is not None
     if searched:
@@ -101,7 +103,7 @@ def run(args) -> int:
         "matches_goal": matches, "goal_solution": goal_at,
         "backend": out.backend, "backend_choice": out.choice,
         "seconds": round(out.seconds, 6), "complete": out.complete,
-        "stopped_by": out.stopped_by, "preprocess": args.preprocess, "reason": out.reason,
+        "stopped_by": out.stopped_by, "preprocess": puzzle.preprocess, "reason": out.reason,
         "searched": searched and out.method != "precheck",  # (sums that differ: no engine was called)
         "solutions": [puzzle.solution_json(s) for s in listed],
         "unique_by_line_logic": by_lines,

@@ -91,9 +91,10 @@ def positive_int(s: str) -> int:
 
 
 def add_preprocess_option(p) -> None:
-    p.add_argument("--preprocess", action="store_true",
-                   help="let the family simplify first (nonograms: cells fixed by line logic become units, "
-                        "and each block's possible starts shrink to agree with them)")
+    p.add_argument("--preprocess", action=argparse.BooleanOptionalAction, default=None,
+                   help="let the family simplify the model first, as nonograms do unless --no-preprocess is "
+                        "given (the cells line logic fixes become units, and each block's possible starts "
+                        "shrink to agree with them); other families have no such step")
 
 
 def add_progress_option(p) -> None:
@@ -320,10 +321,14 @@ def _load(args, family: str | None = None, then=None, compile_unless=None):
     elif getattr(args, "color", None) == "always" and not getattr(puzzle, "renders_color", True):
         note(f"puzzlesat: warning: --color always has no effect: {puzzle.family} drawings have no colours")
     warn_ignored(puzzle.ignored, args.instance)
-    if getattr(args, "preprocess", False):
-        if not hasattr(puzzle, "preprocess"):
+    if hasattr(args, "preprocess"):  # solve, count, check: the family's step, unless --no-preprocess
+        if args.preprocess and not hasattr(puzzle, "preprocess"):
             raise InputError(f"--preprocess: {puzzle.family} puzzles have no preprocessing step", args.instance)
-        puzzle.preprocess = True
+        if args.preprocess is False and not hasattr(puzzle, "preprocess"):  # (asks for what happens anyway)
+            note(f"puzzlesat: note: --no-preprocess has no effect: {puzzle.family} puzzles have no "
+                 "preprocessing step")
+        if hasattr(puzzle, "preprocess"):
+            puzzle.preprocess = args.preprocess is not False
     if getattr(args, "no_goal", False) and not hasattr(puzzle, "goal"):
         raise InputError(f"--no-goal: {puzzle.family} puzzles have no goal to leave out", args.instance)
     if getattr(args, "no_goal", False) and getattr(puzzle, "goal", None) is None:

@@ -349,6 +349,47 @@ def test_preprocess_on_solve_and_count(cli):
     r = cli("solve", "pentomino-3x20", "--preprocess")
     assert r.code == 2
     assert r.err.strip() == "puzzlesat: pentomino-3x20: --preprocess: tiling puzzles have no preprocessing step"
+    # asking for what happens anyway is no error, and is not passed over in silence
+    r = cli("solve", "pentomino-3x20", "--no-preprocess")
+    assert r.code == 0
+    assert r.err.strip() == "puzzlesat: note: --no-preprocess has no effect: tiling puzzles have no preprocessing step"
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "check"])
+def test_nonograms_are_preprocessed_unless_told_not_to(cli, command):
+    # line logic solves dancer: preprocessed, its model is the cells' unit
+    # clauses, an exact cover the exact-cover engine takes; as stated, its
+    # clues' block clauses are not
+    r = cli(command, "dancer", "-b", "exact", "--json")
+    assert r.code == 0
+    assert {"solve": lambda j: j["status"] == "solved", "count": lambda j: (j["count"], j["complete"]) == (1, True),
+            "check": lambda j: len(j["solutions"]) == 1}[command](r.json())
+    if command == "check":  # (line logic alone: no search, and no model)
+        assert (r.json()["preprocess"], r.json()["unique"], r.json()["searched"]) == (True, True, False)
+    r = cli(command, "dancer", "-b", "exact", "--json", "--no-preprocess")
+    if command == "check":  # line logic decides it all the same
+        assert (r.code, r.json()["preprocess"], r.json()["unique"]) == (0, False, True)
+    else:
+        assert (r.code, r.json()["kind"]) == (2, "bad-input")
+        assert r.json()["error"].startswith("backend 'exact' cannot take this problem: not an exact cover: ")
+
+
+def test_check_compiles_with_the_fixpoint_it_reports(monkeypatch, capsys):
+    # one line solve for the report and the preprocessing, not two (5-Dom:
+    # line logic fixes nothing, so a search follows)
+    from puzzlesat.cli import main
+    from puzzlesat.models.nonogram import linesolve, puzzle
+
+    calls = []
+
+    def counted(*a, **k):
+        calls.append(k.get("record"))
+        return linesolve.line_solve(*a, **k)
+
+    monkeypatch.setattr(puzzle, "line_solve", counted)
+    assert main(["check", "5-dom", "--json", "--steps"]) == 0
+    assert '"preprocess": true' in capsys.readouterr().out
+    assert calls == [True]
 
 
 @pytest.mark.parametrize("backend", ["cadical195", "glucose4", "cpsat"])

@@ -8,8 +8,12 @@ auxiliary block-start order literals (:mod:`.blocks`, the default) or as one
 black cells (the sum of the clues), so the Problem is ``fixed_weight``:
 blocking the black cells of a solution excludes exactly that solution.
 
-Optionally (``preprocess=True``) the line solver runs first and every cell
-it fixes becomes a unit clause; that never changes the set of solutions.
+Optionally (``preprocess=True``) the line solver runs first: every cell it
+fixes becomes a unit clause, and each block's order literals cover only the
+starts that agree with those cells; that never changes the set of
+solutions.  ``solve``, ``count`` and ``check`` preprocess unless told not
+to; the model ``info``, ``export``, ``decode`` and ``compare`` work on is
+the clues as stated (the field's default).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from ...puzzle import Puzzle
 from . import render
 from .blocks import BlockStart, block_clauses, block_positions
 from .clues import Clue, RunLengthShape, runs
-from .linesolve import line_solve, start_ranges
+from .linesolve import LineSolveResult, line_solve, start_ranges
 from .symmetry import clue_symmetries
 
 
@@ -66,6 +70,7 @@ class Nonogram(Puzzle):
     path: str | None = None
     meta: dict = field(default_factory=dict)
     expected: dict = field(default_factory=dict)
+    #: compile() line-solves first (see the module's docstring)
     preprocess: bool = False
     #: how compile() states a line's clue: see LINE_ENCODINGS
     line_encoding: str = "blocks"
@@ -74,6 +79,16 @@ class Nonogram(Puzzle):
     #: the text drawing has no colours (``--color always`` gets a warning); a
     #: class attribute, not a dataclass field
     renders_color = False
+    #: the line solver's fixpoint once worked out (:meth:`line_solved`)
+    _lines: LineSolveResult | None = field(default=None, init=False, repr=False, compare=False)
+
+    def line_solved(self, record: bool = False) -> LineSolveResult:
+        """The fixpoint of the line rule (:func:`.linesolve.line_solve`),
+        worked out once: ``check`` reports it and then compiles with it
+        (``record``: with the rounds, for ``check --steps``)."""
+        if self._lines is None or (record and any(r.grid is None for r in self._lines.rounds)):
+            self._lines = line_solve(self, record=record)
+        return self._lines
 
     # ------------------------------------------------------------ compiling
     def compile(self, preprocess: bool | None = None, line_encoding: str | None = None) -> Problem:
@@ -93,7 +108,7 @@ class Nonogram(Puzzle):
             raise ValueError(f"unknown line encoding {how!r}; choose one of: {', '.join(LINE_ENCODINGS)}")
         solved = None
         if self.preprocess if preprocess is None else preprocess:
-            solved = line_solve(self)
+            solved = self.line_solved()
         prob = Problem(fixed_weight=True)
         cell = [[prob.var(Cell(r, c)) for c in range(self.width)] for r in range(self.height)]
         lines = [(("row", r), cell[r], clue) for r, clue in enumerate(self.rows)]
