@@ -378,15 +378,15 @@ def test_check_compiles_with_the_fixpoint_it_reports(monkeypatch, capsys):
     # one line solve for the report and the preprocessing, not two (5-Dom:
     # line logic fixes nothing, so a search follows)
     from puzzlesat.cli import main
-    from puzzlesat.models.nonogram import linesolve, puzzle
+    from puzzlesat.models.nonogram import linesolve
 
-    calls = []
+    calls, real = [], linesolve.line_solve
 
     def counted(*a, **k):
         calls.append(k.get("record"))
-        return linesolve.line_solve(*a, **k)
+        return real(*a, **k)
 
-    monkeypatch.setattr(puzzle, "line_solve", counted)
+    monkeypatch.setattr(linesolve, "line_solve", counted)
     assert main(["check", "5-dom", "--json", "--steps"]) == 0
     assert '"preprocess": true' in capsys.readouterr().out
     assert calls == [True]

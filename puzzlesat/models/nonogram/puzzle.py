@@ -27,7 +27,8 @@ from ...puzzle import Puzzle
 from . import render
 from .blocks import BlockStart, block_clauses, block_positions
 from .clues import Clue, RunLengthShape, runs
-from .linesolve import LineSolveResult, line_solve, start_ranges
+from . import linesolve
+from .linesolve import LineSolveResult, start_ranges
 from .symmetry import clue_symmetries
 
 
@@ -87,7 +88,7 @@ class Nonogram(Puzzle):
         worked out once: ``check`` reports it and then compiles with it
         (``record``: with the rounds, for ``check --steps``)."""
         if self._lines is None or (record and any(r.grid is None for r in self._lines.rounds)):
-            self._lines = line_solve(self, record=record)
+            self._lines = linesolve.line_solve(self, record=record)
         return self._lines
 
     # ------------------------------------------------------------ compiling
