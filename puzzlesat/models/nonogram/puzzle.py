@@ -100,9 +100,10 @@ class Nonogram(Puzzle):
 
         With ``preprocess`` (default: the ``preprocess`` field) the cells the
         line solver fixes are added as unit clauses, and each block's order
-        literals cover only the starts that agree with them (a line-solved
-        puzzle has none left); if line solving alone finds a contradiction
-        an empty clause says there is no solution.
+        literals cover only the starts that agree with them; a line whose
+        every cell it fixes is stated by those units alone (a line-solved
+        puzzle's model is its cells' units).  If line solving alone finds a
+        contradiction an empty clause says there is no solution.
         """
         how = self.line_encoding if line_encoding is None else line_encoding
         if how not in LINE_ENCODINGS:
@@ -115,19 +116,25 @@ class Nonogram(Puzzle):
         lines = [(("row", r), cell[r], clue) for r, clue in enumerate(self.rows)]
         lines += [(("column", c), [cell[r][c] for r in range(self.height)], clue) for c, clue in enumerate(self.cols)]
         for line, xs, clue in lines:
+            bounds = None
+            if solved is not None and not solved.contradiction:
+                kind, i = line
+                known = solved.grid[i] if kind == "row" else [row[i] for row in solved.grid]
+                if None not in known:
+                    # line logic fixed every cell of the line, to the one
+                    # placement that agrees with them all: its units below
+                    # say all there is (a line-solved 500x500 picture kept
+                    # 500,000 clauses that repeated them)
+                    continue
+                # each block's starts over the placements that agree with the
+                # cells line logic fixed: every solution's are there
+                bounds = start_ranges(RunLengthShape(clue), known)
             if how in ("regular", "both"):
                 prob.regular(xs, RunLengthShape(clue).automaton())
             if how in ("blocks", "both"):
                 def order_var(j, p, line=line):
                     return prob.var(BlockStart(line, j, p), primary=False)
 
-                bounds = None
-                if solved is not None and not solved.contradiction:
-                    # each block's starts over the placements that agree with
-                    # the cells line logic fixed: every solution's are there
-                    kind, i = line
-                    known = solved.grid[i] if kind == "row" else [row[i] for row in solved.grid]
-                    bounds = start_ranges(RunLengthShape(clue), known)
                 prob.add_clauses(block_clauses(xs, clue, order_var, bounds))
                 prob.partitions += block_positions(clue, len(xs), order_var, bounds)
         prob.symmetries = [{cell[r][c]: cell[rr][cc] for (r, c), (rr, cc) in m.items()}

@@ -15,7 +15,7 @@ from puzzlesat.errors import VerificationError
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.nonogram.clues import RunLengthShape, runs
 from puzzlesat.models.nonogram.linesolve import line_solve, solve_line, start_ranges
-from puzzlesat.models.nonogram.puzzle import Nonogram
+from puzzlesat.models.nonogram.puzzle import Cell, Nonogram
 
 BACKENDS = ["cadical195", "glucose4", "minisat22", "cpsat"]
 #: a sample that is quick on every back end: line-solvable and not, small and 55 x 60
@@ -133,10 +133,24 @@ def test_preprocessing_narrows_the_blocks_and_keeps_every_count():
                  and all(runs(bits[j::w]) == cols[j] for j in range(w))}
         plain, pre = p.compile(), p.compile(preprocess=True)
         narrowed += pre.n_vars < plain.n_vars
-        got = be.search(pre, keep=True)
-        decoded = {tuple(v for row in p.decode(pre, a) for v in row) for a in got.solutions}
-        assert (got.count, decoded) == (len(brute), brute), (rows, cols)
+        # (each way of stating a line: a line line logic fixes whole is left to its units)
+        for model in (pre, p.compile(preprocess=True, line_encoding="regular"),
+                      p.compile(preprocess=True, line_encoding="both")):
+            got = be.search(model, keep=True)
+            decoded = {tuple(v for row in p.decode(model, a) for v in row) for a in got.solutions}
+            assert (got.count, decoded) == (len(brute), brute), (rows, cols)
     assert narrowed > 30
+
+
+@pytest.mark.parametrize("line_encoding", ["blocks", "regular", "both"])
+def test_a_line_solved_puzzle_preprocessed_is_its_cells_units(line_encoding):
+    # dancer: line logic fixes all 50 cells; the lines' clauses repeated them
+    p = load_puzzle("dancer")
+    pre = p.compile(preprocess=True, line_encoding=line_encoding)
+    assert pre.n_vars == 50 and len(pre.constraints) == 50
+    assert all(type(c).__name__ == "Clause" and len(c.lits) == 1 for c in pre.constraints)
+    assert {c.lits[0] for c in pre.constraints} == {
+        v if p.goal[r][c] else -v for v, (r, c) in ((pre.lookup(Cell(r, c)), (r, c)) for r in range(10) for c in range(5))}
 
 
 def test_block_start_ranges_equal_brute_force():
