@@ -278,16 +278,29 @@ def test_check_warns_of_what_it_read_past_as_solve_does(cli, tmp_path):
     ("corners.nin", "3 3\n1 1\n0\n1 1\n1 1\n0\n1 1\n"),  # every line one placement
     ("black.non", "width 3\nheight 1\nrows\n3\ncolumns\n1\n1\n1\ngoal 111\n"),  # with its goal
 ])
-def test_a_symmetric_nonogram_that_is_an_exact_cover_is_counted_to_a_limit(cli, tmp_path, name, text):
+def test_a_symmetric_nonogram_that_is_an_exact_cover_is_counted_to_a_limit(cli, tmp_path, name, text, monkeypatch,
+                                                                          capsys):
     # its lines leave only exact-cover clauses, so count picks the exact-cover
     # engine; --limit and check's search for a second solution then blocked
     # solutions by clauses that engine cannot take, and a well-formed puzzle
     # was refused as "bad input".  The engine now enumerates them instead.
+    import json
+
+    from puzzlesat import jobs
+    from puzzlesat.cli import main
+
     f = tmp_path / name
     f.write_text(text)
-    r = cli("count", f, "--limit", "2", "--json")
-    assert r.code == 0, r.err
-    d = r.json()
+    # every line has one placement: the model is unit clauses, even as
+    # stated, and no engine is called
+    for how in ((), ("--no-preprocess",)):
+        d = cli("count", f, "--limit", "2", "--json", *how).json()
+        assert (d["count"], d["complete"], d["verdict"], d["backend"], d["method"]) == \
+            (1, True, "unique", None, "units")
+    # the engine's own way, with that shortcut off
+    monkeypatch.setattr(jobs, "fixed_by_units", lambda problem: None)
+    assert main(["count", str(f), "--limit", "2", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
     assert (d["count"], d["complete"], d["verdict"], d["backend"]) == (1, True, "unique", "exact")
     for args in ((), ("-b", "exact")):
         r = cli("check", f, "--json", *args)

@@ -10,6 +10,7 @@ from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
 from ..cli import say as note
 from ..errors import plural
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
+                     no_engine_note,
                      add_progress_option, backend_for, before_search, load, positive_int, wants_progress)
 
 NAME = "count"
@@ -93,6 +94,8 @@ def run(args) -> int:
         if cluster is not None:
             cluster.close()
     shown = out.solutions[:n_shown]
+    if out.method == jobs.UNITS:
+        no_engine_note(args)
     # the job may have handed over to another engine; a precheck called none
     choice = None if out.method == "precheck" else out.choice or choice
     # a counter (Ganak, a determinant) stopped before it finished knows no count at all
@@ -144,6 +147,8 @@ def run(args) -> int:
         implied = f", {out.implied} implied constraints added" if out.implied else ""
         if out.method == "precheck":
             print(f"{line}\n(no solver called)")
+        elif out.backend is None:  # (the model's units fixed it all)
+            print(f"{line}\n{jobs.UNITS_SAID}{sym}, {out.seconds:.3f} s")
         else:
             print(f"{line}\n{out.backend}, {out.method}{sym}{implied}, {out.seconds:.3f} s")
         if choice:

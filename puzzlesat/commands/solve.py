@@ -10,7 +10,7 @@ from .. import jobs
 from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError, UsageError
-from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
+from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option, no_engine_note,
                      add_progress_option, backend_for, check_writable, load, note, refuse_overwriting,
                      time_limit_said, wants_progress)
 
@@ -52,6 +52,8 @@ def run(args) -> int:
     out = jobs.solve(puzzle, backend, time_limit=args.time_limit, problem=problem, progress=wants_progress(args))
     if out.status == Status.NO_SOLUTION and out.method != "precheck":
         _check_no_solution(args, puzzle, problem, out.backend)
+    if out.method == jobs.UNITS:
+        no_engine_note(args)
     if out.solution is not None:
         if args.svg:
             _write(args.svg, puzzle.render_svg(out.solution))
@@ -77,7 +79,10 @@ def run(args) -> int:
             print(puzzle.render_text(out.solution, color=color), file=report)
             how = f", {out.method}" if out.method and out.method != "search" else ""
             raced = f" ({out.choice})" if out.choice else ""
-            print(f"solved by {out.backend}{how} in {out.seconds:.3f} s{raced}", file=report)
+            if out.backend is None:  # (the model's units fixed it all)
+                print(f"solved in {out.seconds:.3f} s, {jobs.UNITS_SAID}", file=report)
+            else:
+                print(f"solved by {out.backend}{how} in {out.seconds:.3f} s{raced}", file=report)
         elif out.status == Status.NO_SOLUTION:
             raced = f", {out.choice}" if out.choice else ""
             print("no solution" + (f": {out.reason}" if out.reason else

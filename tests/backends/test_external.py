@@ -198,7 +198,8 @@ def test_solve_checks_a_no_solution_against_what_the_file_knows(tmp_path, capsys
     from puzzlesat.cli import main
 
     exe = _fake(tmp_path, "liar", "echo 's UNSATISFIABLE'\nexit 20\n")
-    assert main(["solve", "dancer", "-b", f"external:{exe}"]) == 4
+    # (as stated: preprocessed, line logic solves dancer, and no engine is called)
+    assert main(["solve", "dancer", "-b", f"external:{exe}", "--no-preprocess"]) == 4
     assert capsys.readouterr().err == (f"puzzlesat: verification failed: external:{exe} says there is no solution, "
                                        "but the solution dancer gives (its goal) is one (verified): the engine is "
                                        "wrong\n")
@@ -432,7 +433,7 @@ def test_count_with_a_solver_that_replays_its_first_answer_fails_verification(tm
     answer = tmp_path / "answer"
     exe = _fake(tmp_path, "replay", f'if [ ! -e {answer} ]; then cadical -q "$@" > {answer}; fi\n'
                                     f"cat {answer}\nexit 10\n")
-    assert main(["count", "dancer", "-b", f"external:{exe}", "--limit", "3", "--no-goal"]) == 4
+    assert main(["count", "dancer", "-b", f"external:{exe}", "--limit", "3", "--no-goal", "--no-preprocess"]) == 4
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(
         f"puzzlesat: verification failed: backend external:{exe} returned a model that breaks a clause it was given "
@@ -445,5 +446,5 @@ def test_a_banner_starting_with_s_is_not_read_as_the_status_line(tmp_path, capsy
     from puzzlesat.cli import main
 
     exe = _fake(tmp_path, "banner", 'echo "starting up"\necho "v-ish chatter"\nexec cadical -q "$@"\n')
-    assert main(["solve", "dancer", "-b", f"external:{exe}"]) == 0
+    assert main(["solve", "dancer", "-b", f"external:{exe}", "--no-preprocess"]) == 0
     assert capsys.readouterr().err == ""

@@ -84,7 +84,7 @@ def test_no_goal_without_a_goal_and_color_with_json_are_said(cli):
     r = cli("count", "dancer", "--unique", "--no-goal")
     assert (r.code, r.err) == (0, "puzzlesat: note: --no-goal has no effect: a count up to symmetry (--unique) "
                                   "never starts from the goal\n")
-    r = cli("count", "dancer", "-b", "ganak", "--no-goal")
+    r = cli("count", "dancer", "-b", "ganak", "--no-goal", "--no-preprocess")
     assert (r.code, r.err) == (0, "puzzlesat: note: --no-goal has no effect: ganak, which counts without listing "
                                   "solutions, never starts from the goal\n")
     r = cli("count", "dancer", "--no-goal")  # where it does leave the goal out: nothing to say
@@ -285,7 +285,7 @@ def test_a_drawing_on_stdout_moves_the_report_to_stderr(cli, tmp_path):
     r = cli("solve", "dancer", "--svg", "-")
     assert r.code == 0, r.err
     assert r.out.startswith("<svg ") and r.out.rstrip().endswith("</svg>")
-    assert r.err.splitlines()[-1].startswith("solved by ")
+    assert r.err.splitlines()[-1].startswith("solved ")
     assert not (tmp_path / "-").exists()
     r = subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "dancer", "--png", "-"], capture_output=True)
     assert r.returncode == 0 and r.stdout.startswith(b"\x89PNG\r\n\x1a\n")

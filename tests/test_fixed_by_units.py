@@ -1,0 +1,86 @@
+"""A model whose unit clauses fix every primary variable is answered without
+a search (a nonogram line logic solves, preprocessed), and its one solution
+is still decoded and verified by the family."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzlesat import jobs
+from puzzlesat.loading import load_puzzle
+from puzzlesat.problem import Clause, Problem
+
+
+def _units(*lits: int, primary: int = 3, extra: list | None = None) -> Problem:
+    p = Problem()
+    for i in range(primary):
+        p.var(("x", i))
+    p.var("aux", primary=False)
+    for lit in lits:
+        p.add(Clause((lit,)))
+    for c in extra or []:
+        p.add(c)
+    return p
+
+
+def test_units_that_fix_every_primary_variable_are_the_solution():
+    assert jobs.fixed_by_units(_units(1, -2, 3)) == frozenset({1, 3})
+    assert jobs.fixed_by_units(_units(-1, -2, -3, 1 * -1)) == frozenset()  # (a unit twice)
+    assert jobs.fixed_by_units(_units(1, -2, 3, 4)) == frozenset({1, 3})  # (the auxiliary, fixed too)
+
+
+@pytest.mark.parametrize("problem", [
+    _units(1, -2),  # the third is free: two solutions
+    _units(1, -2, 3, -1),  # contradicting units: none, which an engine says
+    _units(1, -2, 3, extra=[Clause((1, 2))]),  # a clause of two
+    _units(1, -2, 3, extra=[Clause(())]),  # the empty clause
+    _units(primary=0),  # nothing at all
+])
+def test_anything_else_is_searched(problem):
+    assert jobs.fixed_by_units(problem) is None
+
+
+def test_solve_and_count_of_a_line_solved_nonogram_call_no_engine(cli):
+    r = cli("solve", "dancer", "--json")
+    j = r.json()
+    assert (r.code, j["status"], j["backend"], j["method"]) == (0, "solved", None, "units")
+    puzzle = load_puzzle("dancer")
+    assert j["solution"] == puzzle.solution_json(puzzle.goal)
+    r = cli("count", "dancer", "--limit", "2", "--json")
+    j = r.json()
+    assert (r.code, j["count"], j["complete"], j["verdict"], j["backend"], j["method"]) == \
+        (0, 1, True, "unique", None, "units")
+    r = cli("count", "letter-p", "--unique")
+    assert r.code == 0
+    first, second = r.out.splitlines()[:2]
+    assert first == "1 solution up to symmetry (unique)"
+    assert second.startswith("no search: the model's unit clauses fix every variable, 1 symmetry, ")
+    # an engine the user named is said not to be used, not passed over in silence
+    r = cli("solve", "dancer", "-b", "cpsat")
+    assert r.code == 0 and r.out.splitlines()[-1].startswith("solved in ")
+    assert r.out.splitlines()[-1].endswith(" s, no search: the model's unit clauses fix every variable")
+    assert r.err.strip() == ("puzzlesat: note: the preprocessed model of dancer fixes every variable: no search, "
+                             "so --backend cpsat is not used")
+    # as stated, the clues are searched
+    j = cli("solve", "dancer", "--no-preprocess", "--json").json()
+    assert j["backend"] is not None and j["method"] != "units"
+
+
+def test_the_solution_the_units_give_is_verified(monkeypatch, capsys):
+    # line logic "fixing" a wrong grid (every cell white) must not reach the
+    # user: the family's verifier stands between, as for any engine
+    from puzzlesat.cli import main
+    from puzzlesat.models.nonogram import linesolve
+
+    real = linesolve.line_solve
+
+    def wrong(puzzle, record=False, start=None):
+        r = real(puzzle, record=record, start=start)
+        r.grid = [[0] * puzzle.width for _ in range(puzzle.height)]
+        return r
+
+    monkeypatch.setattr(linesolve, "line_solve", wrong)
+    assert main(["solve", "dancer"]) == 4
+    assert capsys.readouterr().err.strip() == ("puzzlesat: verification failed: backend unit propagation returned an "
+                                               "invalid solution: row 1 has runs 0, its clue is 2")
+    assert main(["count", "dancer"]) == 4
