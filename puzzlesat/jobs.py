@@ -251,8 +251,8 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
     clock = Deadline(None)
     fixed = fixed_by_units(problem)
     if fixed is not None:
-        return SolveOutcome(Status.SOLVED, decode_verified(puzzle, problem, fixed, "unit propagation"), None, clock.elapsed(),
-                            method=UNITS)
+        sol = decode_verified(puzzle, problem, fixed, "unit propagation")
+        return SolveOutcome(Status.SOLVED, sol, None, clock.elapsed(), method=UNITS)
     backend = backend or pick_backend(problem, None, "solve")
     try:
         with _drawing_progress(backend, progress, f"solving ({backend.name})", counting=False):

@@ -81,6 +81,13 @@ def test_cluster_says_when_nothing_was_split(scheduler):
     assert r.stdout.splitlines()[-1] == (
         f"counted here, not on the cluster at {scheduler}: nothing was split (kasteleyn counts the whole at "
         "once, as fast as any part)")
+    # nor a model whose unit clauses fix every variable (dancer, line-solved)
+    r = _cli("count", "dancer", "--cluster", scheduler)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "1 solution (unique)"
+    assert r.stdout.splitlines()[-1] == (
+        f"counted here, not on the cluster at {scheduler}: nothing to search (the model's unit clauses fix every "
+        "variable)")
 
 
 def test_cluster_time_limit_is_a_labelled_lower_bound(scheduler):

@@ -10,8 +10,8 @@ from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
 from ..cli import say as note
 from ..errors import plural
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
-                     no_engine_note,
-                     add_progress_option, backend_for, before_search, load, positive_int, wants_progress)
+                     add_progress_option, backend_for, before_search, load, no_engine_note, positive_int,
+                     wants_progress)
 
 NAME = "count"
 CORES = os.cpu_count() or 1
@@ -156,6 +156,9 @@ def run(args) -> int:
         if cluster is not None:
             if cluster.tasks:
                 print(f"{cluster.tasks} sub-problems sent to the Dask cluster at {cluster.describe()}")
+            elif out.method == jobs.UNITS:
+                print(f"counted here, not on the cluster at {cluster.address}: nothing to search (the model's "
+                      "unit clauses fix every variable)")
             elif not backend.splits_pay:
                 print(f"counted here, not on the cluster at {cluster.address}: nothing was split ({out.backend} "
                       "counts the whole at once, as fast as any part)")

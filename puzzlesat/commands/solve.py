@@ -10,9 +10,9 @@ from .. import jobs
 from ..backends import Status
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..errors import InputError, UsageError
-from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option, no_engine_note,
-                     add_progress_option, backend_for, check_writable, load, note, refuse_overwriting,
-                     time_limit_said, wants_progress)
+from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
+                     add_progress_option, backend_for, check_writable, load, no_engine_note, note,
+                     refuse_overwriting, time_limit_said, wants_progress)
 
 NAME = "solve"
 HELP = "solve a puzzle and print the verified solution"
