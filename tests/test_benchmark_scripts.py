@@ -48,3 +48,12 @@ def test_the_counting_benchmark_runs_every_engine():
             got[engine] = json.loads(report)
     assert {e: (r["status"], r["count"]) for e, r in got.items()} == {
         e: ("ok", 4 if "unique" in e else 5) for e in engines}
+
+
+def test_the_preprocessing_benchmark_runs_its_clause_orders(shared_dir):
+    # (its solve table takes minutes: the part that reaches into the jobs layer runs here)
+    out, _ = _run("benchmarks/preprocessing.py", "--orders", "2", "--puzzle",
+                  str(shared_dir / "data" / "nonograms" / "n-dom" / "5-dom.non"))
+    lines = out.splitlines()
+    assert [line.split(",")[0].strip() for line in lines] == ["as stated", "preprocessed"]
+    assert all(", fixed by all 2 symmetries, " in line for line in lines)
