@@ -1327,9 +1327,9 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         return CountOutcome(0, True, unique, None, 0.0, method="precheck", reason=reason)
     clock = Deadline(None)
     fixed = fixed_by_units(problem)
-    if fixed is not None:  # one solution, one class of them
+    if fixed is not None:  # one solution, one class of them (listed: it is at hand, whoever asked)
         sol = decode_verified(puzzle, problem, fixed, "unit propagation")
-        return CountOutcome(1, True, unique, None, clock.elapsed(), method=UNITS, solutions=[sol] if keep else [])
+        return CountOutcome(1, True, unique, None, clock.elapsed(), method=UNITS, solutions=[sol])
     choice = None
     if backend is None:
         backend, choice = choose_count_backend(problem, listing=keep or limit is not None, unique=unique)

@@ -59,11 +59,26 @@ def test_solve_and_count_of_a_line_solved_nonogram_call_no_engine(cli):
     r = cli("solve", "dancer", "-b", "cpsat")
     assert r.code == 0 and r.out.splitlines()[-1].startswith("solved in ")
     assert r.out.splitlines()[-1].endswith(" s, no search: the model's unit clauses fix every variable")
-    assert r.err.strip() == ("puzzlesat: note: the preprocessed model of dancer fixes every variable: no search, "
-                             "so --backend cpsat is not used")
+    assert r.err.strip() == ("puzzlesat: note: the model of dancer is unit clauses that fix every variable: no "
+                             "search, so --backend cpsat is not used")
+    # the solution is at hand, so it is shown, whatever the engine named
+    # could list (the hint named "None" as the engine that counts without listing)
+    r = cli("count", "dancer", "--limit", "1", "-b", "ganak")
+    assert r.code == 0 and "None" not in r.out
+    assert r.out.split("\n\n")[1].rstrip("\n") == "solution 1:\n" + puzzle.render_text(puzzle.goal)
     # as stated, the clues are searched
     j = cli("solve", "dancer", "--no-preprocess", "--json").json()
     assert j["backend"] is not None and j["method"] != "units"
+
+
+def test_a_model_of_units_even_as_stated_is_not_called_preprocessed(cli, tmp_path):
+    # every line empty or full: the clues as stated are unit clauses already (QA)
+    f = tmp_path / "zero.nin"
+    f.write_text("2 1\n0\n0\n0\n")
+    r = cli("solve", f, "--no-preprocess", "-b", "cadical195", "--json")
+    assert (r.code, r.json()["backend"], r.json()["method"], r.json()["solution"]) == (0, None, "units", [".."])
+    assert r.err.strip() == (f"puzzlesat: note: the model of {f} is unit clauses that fix every variable: no search, "
+                             "so --backend cadical195 is not used")
 
 
 def test_the_solution_the_units_give_is_verified(monkeypatch, capsys):

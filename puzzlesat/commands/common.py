@@ -284,12 +284,13 @@ def encoding_matters(problem) -> bool:
 def no_engine_note(args) -> None:
     """Say that the engine or encoding given was not used: the model's unit
     clauses fixed every variable (a nonogram line logic solves,
-    preprocessed), so no search ran."""
+    preprocessed; or one whose lines are all empty or full, even as
+    stated), so no search ran."""
     unused = " and ".join(f"{o} {v}" for o, v in (("--backend", getattr(args, "backend", None)),
                                                     ("--encoding", getattr(args, "encoding", None))) if v is not None)
     if unused:
-        note(f"puzzlesat: note: the preprocessed model of {args.instance} fixes every variable: no search, so "
-             f"{unused} {'is' if ' and ' not in unused else 'are'} not used")
+        note(f"puzzlesat: note: the model of {args.instance} is unit clauses that fix every variable: no search, "
+             f"so {unused} {'is' if ' and ' not in unused else 'are'} not used")
 
 
 def no_cardinality_note(option: str, instance: str | None = None) -> str:

@@ -174,7 +174,7 @@ def run(args) -> int:
             print(f"note: the instance file expects {some}", file=sys.stderr)
         for i, s in enumerate(shown, 1):
             print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")
-        if n_shown and not shown and out.count and not backend.can_enumerate:
+        if n_shown and not shown and out.count and not backend.can_enumerate and out.backend is not None:
             print(f"({out.backend} counts without listing solutions; an engine that lists them, such as "
                   "-b cadical195, shows them)")
     return EXIT_OK if out.complete else EXIT_INCOMPLETE
