@@ -24,10 +24,9 @@ from typing import NamedTuple
 from ...errors import VerificationError
 from ...problem import Clause, Problem
 from ...puzzle import Puzzle
-from . import render
+from . import linesolve, render
 from .blocks import BlockStart, block_clauses, block_positions
 from .clues import Clue, RunLengthShape, runs
-from . import linesolve
 from .linesolve import LineSolveResult, start_ranges
 from .symmetry import clue_symmetries
 
