@@ -159,9 +159,8 @@ class Problem:
     # -- constraints
     def add(self, constraint: Constraint) -> None:
         n = len(self.meanings)  # (not the property: once per variable, a third of the time on big problems)
-        vs = _constraint_vars(constraint)
-        if vs and (max(vs) > n or min(vs) < -n or 0 in vs):  # (in C: a loop here was a third of a nonogram's compiling)
-            bad = next(v for v in vs if not 1 <= abs(v) <= n)
+        bad = _out_of_range(_constraint_vars(constraint), n)
+        if bad is not None:
             raise ProblemError(f"variable {bad} out of range 1..{n} in {constraint!r}")
         self.constraints.append(constraint)
 
@@ -171,10 +170,9 @@ class Problem:
         if not isinstance(clauses, (list, tuple)):
             clauses = list(clauses)  # (read twice below: a generator was added as nothing, audit)
         n = len(self.meanings)
-        lits = [l for c in clauses for l in c]
-        if lits and (max(lits) > n or min(lits) < -n or 0 in lits):
+        if _out_of_range([l for c in clauses for l in c], n) is not None:
             for c in clauses:
-                bad = next((v for v in c if not 1 <= abs(v) <= n), None)
+                bad = _out_of_range(c, n)
                 if bad is not None:
                     raise ProblemError(f"variable {bad} out of range 1..{n} in {Clause(c)!r}")
         self.constraints.extend(map(Clause, clauses))
@@ -248,6 +246,15 @@ class Problem:
 
 def _constraint_vars(c: Constraint) -> tuple[int, ...]:
     return c.lits if isinstance(c, Clause) else c.vars
+
+
+def _out_of_range(lits: Sequence[int], n: int) -> int | None:
+    """The first of ``lits`` whose variable is not in 1..n, or None.  The
+    test is max and min, in C: a loop over every literal was a third of a
+    nonogram's compiling."""
+    if lits and (max(lits) > n or min(lits) < -n or 0 in lits):
+        return next(v for v in lits if not 1 <= abs(v) <= n)
+    return None
 
 
 def equalities(perm: dict[int, int]) -> list[Clause]:

@@ -152,17 +152,13 @@ def cnf_sizes(problem: Problem, encodings: Sequence[str]) -> list[tuple[int, int
                 continue
             shape = _shape(c)
             key = None if shape is None else (e, shape)
-            if key in sizes:
-                nc, nl, aux = sizes[key]
-                total[0] += nc
-                total[1] += nl
-                total[2] += aux
-            else:
+            got = sizes.get(key)
+            if got is None:
                 got = _count([0, 0, 0], c, e, pool)
                 if key is not None:
                     sizes[key] = got
-                for i in range(3):
-                    total[i] += got[i]
+            for i in range(3):
+                total[i] += got[i]
     return [(problem.n_vars + same[2] + own[e][2], same[0] + own[e][0], same[1] + own[e][1]) for e in encodings]
 
 

@@ -115,7 +115,7 @@ class Nonogram(Puzzle):
         lines = [(("row", r), cell[r], clue) for r, clue in enumerate(self.rows)]
         lines += [(("column", c), [cell[r][c] for r in range(self.height)], clue) for c, clue in enumerate(self.cols)]
         for line, xs, clue in lines:
-            bounds = None
+            shape, bounds = RunLengthShape(clue), None
             if solved is not None and not solved.contradiction:
                 kind, i = line
                 known = solved.grid[i] if kind == "row" else [row[i] for row in solved.grid]
@@ -127,9 +127,9 @@ class Nonogram(Puzzle):
                     continue
                 # each block's starts over the placements that agree with the
                 # cells line logic fixed: every solution's are there
-                bounds = start_ranges(RunLengthShape(clue), known)
+                bounds = start_ranges(shape, known)
             if how in ("regular", "both"):
-                prob.regular(xs, RunLengthShape(clue).automaton())
+                prob.regular(xs, shape.automaton())
             if how in ("blocks", "both"):
                 def order_var(j, p, line=line):
                     return prob.var(BlockStart(line, j, p), primary=False)
