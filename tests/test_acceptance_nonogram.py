@@ -247,6 +247,43 @@ def test_check_on_sums_that_differ_also_says_where_line_logic_breaks(cli, tmp_pa
     assert (j["solvable"], j["searched"], j["backend"], j["seconds"]) == (False, False, None, 0.0)
 
 
+CONTRA_SAID = ("line logic finds a contradiction: in round 2, after fixing 8 of 9 cells, no placement of column 3's "
+               "clue fits")
+
+
+@pytest.mark.parametrize("job,out", [
+    ("solve", f"no solution: {CONTRA_SAID}\n"),
+    ("count", f"0 solutions: {CONTRA_SAID}\n(no solver called)\n"),
+])
+def test_solve_and_count_say_line_logic_found_the_contradiction(cli, tmp_path, job, out):
+    # preprocessed, the model is the empty clause: it was reported as "no
+    # solution (proved by cadical195 ...)", an engine that only read it
+    f = tmp_path / "contra.non"
+    f.write_text(CONTRA)
+    r = cli(job, f)
+    assert (r.code, r.out, r.err) == (1 if job == "solve" else 0, out, "")
+    j = cli(job, f, "--json").json()
+    assert (j["backend"], j["method"], j["reason"], j["seconds"]) == (None, "precheck", CONTRA_SAID, 0.0)
+    # an engine named is not used, and said so
+    r = cli(job, f, "-b", "cpsat")
+    assert r.out == out
+    assert r.err == f"puzzlesat: note: {f} has no solution, known before any search, so --backend cpsat is not used\n"
+    # the clues as stated: the engine searches and proves it
+    j = cli(job, f, "--no-preprocess", "--json").json()
+    assert (j["backend"], j["reason"]) == ("cadical195", None)
+    assert j["status"] == "no-solution" if job == "solve" else (j["count"], j["complete"]) == (0, True)
+
+
+def test_check_on_a_contradiction_calls_no_engine_and_says_an_engine_named_is_not_used(cli, tmp_path):
+    f = tmp_path / "contra.non"
+    f.write_text(CONTRA)
+    j = cli("check", f, "--json").json()
+    assert (j["solvable"], j["searched"], j["backend"], j["reason"]) == (False, False, None, CONTRA_SAID)
+    r = cli("check", f, "-b", "cpsat")
+    assert r.code == 1
+    assert r.err == f"puzzlesat: note: {f} has no solution, known before any search, so --backend cpsat is not used\n"
+
+
 # ------------------------------------------------------- 4. singular in check
 
 def test_check_says_one_cell_and_one_round(cli, tmp_path):

@@ -18,7 +18,7 @@ from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..cli import say as note
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_progress_option,
-                     backend_for, load, wants_progress)
+                     backend_for, load, no_engine_note, wants_progress)
 from .count import _stopped
 
 NAME = "check"
@@ -57,6 +57,8 @@ def run(args) -> int:
         out = jobs.count(puzzle, backend, limit=2, keep=True, time_limit=args.time_limit, problem=problem,
                          progress=wants_progress(args), use_known=not args.no_goal,
                          may_switch=args.backend is None)
+        if out.method == "precheck":
+            no_engine_note(args, precheck=True)
     else:
         # _solved_by_lines: the grid, checked by the family's verifier below
         unused = " and ".join(f"{o} {v}" for o, v in (("--backend", args.backend), ("--encoding", args.encoding))
@@ -150,10 +152,11 @@ def _print(puzzle, rep, lines, out, args) -> None:
     if out.choice:
         print(f"({out.backend} chosen: {out.choice})")
     how = f"{out.backend}, {out.seconds:.3f} s"
-    if rep["reason"]:
-        print(f"solvable:      no: {rep['reason']}")
-    elif lines.contradiction:
+    if lines.contradiction and not puzzle.sums_differ():
+        # (the precheck's reason says it at length: on the "line solvable" line)
         print(f"solvable:      no: line logic finds no placement for {lines.contradiction_at}")
+    elif rep["reason"]:
+        print(f"solvable:      no: {rep['reason']}")
     elif rep["unique_by_line_logic"]:
         print("solvable:      yes (line logic, no search)")
     elif rep["solvable"] is None:
@@ -172,8 +175,7 @@ def _print(puzzle, rep, lines, out, args) -> None:
     pct = 100.0 * rep["cells_fixed_by_lines"] / rep["cells"] if rep["cells"] else 100.0
     fixed = f"{number(rep['cells_fixed_by_lines'])} of {plural(rep['cells'], 'cell')}"
     if lines.contradiction:
-        print(f"line solvable: no: line logic finds a contradiction (no solution): in round {rep['line_rounds']}, "
-              f"after fixing {fixed}, no placement of {lines.contradiction_at}'s clue fits")
+        print(f"line solvable: no: line logic finds a contradiction (no solution): {lines.contradiction_said()}")
     else:
         verdict = "yes" if rep["line_solvable"] else "no"
         print(f"line solvable: {verdict}: line logic fixes {fixed} ({pct:.0f}%) in "

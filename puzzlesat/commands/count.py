@@ -11,7 +11,7 @@ from ..cli import say as note
 from ..errors import plural
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, before_search, load, no_engine_note, positive_int,
-                     wants_progress)
+                     steps_before_search, wants_progress)
 
 NAME = "count"
 CORES = os.cpu_count() or 1
@@ -56,7 +56,8 @@ def run(args) -> int:
     puzzle, problem = load(args)
     # the few solutions --show prints need no enumerating engine for the count
     listing = args.limit is not None
-    with before_search(args, "checking and choosing an engine for", "reading, compiling and choosing an engine"):
+    with before_search(args, "checking and choosing an engine for",
+                       steps_before_search(args, "choosing an engine")):
         if args.backend is None and puzzle.precheck():
             # no engine is called (jobs.count says why): choosing one took seconds
             # on a large board (the determinant's plan, Knuth's estimate)
@@ -94,8 +95,8 @@ def run(args) -> int:
         if cluster is not None:
             cluster.close()
     shown = out.solutions[:n_shown]
-    if out.method == jobs.UNITS:
-        no_engine_note(args)
+    if out.method in (jobs.UNITS, "precheck"):
+        no_engine_note(args, precheck=out.method == "precheck")
     # the job may have handed over to another engine; a precheck called none
     choice = None if out.method == "precheck" else out.choice or choice
     # a counter (Ganak, a determinant) stopped before it finished knows no count at all

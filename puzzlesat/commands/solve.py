@@ -52,8 +52,8 @@ def run(args) -> int:
     out = jobs.solve(puzzle, backend, time_limit=args.time_limit, problem=problem, progress=wants_progress(args))
     if out.status == Status.NO_SOLUTION and out.method != "precheck":
         _check_no_solution(args, puzzle, problem, out.backend)
-    if out.method == jobs.UNITS:
-        no_engine_note(args)
+    if out.method in (jobs.UNITS, "precheck"):
+        no_engine_note(args, precheck=out.method == "precheck")
     if out.solution is not None:
         if args.svg:
             _write(args.svg, puzzle.render_svg(out.solution))

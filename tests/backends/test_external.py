@@ -251,9 +251,12 @@ def test_count_and_check_check_a_count_of_none_against_what_the_file_knows(tmp_p
         assert (out, err) == ("", f"puzzlesat: {message}\n")
 
 
-def test_check_refuses_a_line_logic_contradiction_when_the_goal_is_a_solution(monkeypatch, capsys):
+@pytest.mark.parametrize("job", ["check", "solve", "count"])
+def test_a_line_logic_contradiction_is_refused_when_the_goal_is_a_solution(monkeypatch, capsys, job):
     # line logic is sound: its contradiction against a verified goal is a
-    # fault, refused as an engine's "no solution" is (review)
+    # fault, refused as an engine's "no solution" is (review); solve and
+    # count take line logic's contradiction as their answer (no engine is
+    # called), so they refuse it too
     from puzzlesat.cli import main
     from puzzlesat.models.nonogram import linesolve
 
@@ -265,9 +268,10 @@ def test_check_refuses_a_line_logic_contradiction_when_the_goal_is_a_solution(mo
         return r
 
     monkeypatch.setattr(linesolve, "line_solve", wrong)
-    assert main(["check", "dancer"]) == 4
-    assert capsys.readouterr().err == ("puzzlesat: verification failed: line logic says there is no solution, but the "
-                                       "solution dancer gives (its goal) is one (verified): the engine is wrong\n")
+    assert main([job, "dancer"]) == 4
+    assert capsys.readouterr().err == ("puzzlesat: verification failed: line logic says there is no solution (in round "
+                                       "9, after fixing 50 of 50 cells, no placement of row 1's clue fits), but the "
+                                       "file's goal picture is one (verified): line logic is wrong\n")
 
 
 @needs("minisat")

@@ -399,8 +399,26 @@ def test_a_search_stopped_by_the_time_limit_says_what_reading_took(shared_dir, m
     assert cli.main(["solve", str(faase), "-t", "3"]) == 3
     out, err = capsys.readouterr()
     m = re.fullmatch(r"unknown: cadical195 found no solution, nor proved that there is none, within the time "
-                     r"limit \(3 s: (\d+\.\d) s reading and compiling, then (\d+\.\d{3}) s of search\)\n", out)
+                     r"limit \(3 s: (\d+\.\d) s reading, compiling and line solving, then (\d+\.\d{3}) s of "
+                     r"search\)\n", out)
     assert m and float(m[1]) >= 0.4 and float(m[1]) + float(m[2]) >= 2.9, (out, err)
+
+
+@pytest.mark.parametrize("command,option,doing", [
+    ("solve", None, "reading, compiling and line solving"),
+    ("count", None, "reading, compiling and line solving"),
+    ("solve", "--no-preprocess", "reading and compiling"),
+    ("count", "--no-preprocess", "reading and compiling"),
+])
+def test_the_time_limit_says_line_solving_when_the_nonogram_is_preprocessed(cli, tmp_path, command, option, doing):
+    # solve and count line-solve a nonogram as they compile it (by default):
+    # the message said "reading and compiling" all the same
+    f = tmp_path / "big.non"
+    clue = ",".join(["1"] * 100)
+    f.write_text("width 300\nheight 300\nrows\n" + f"{clue}\n" * 300 + "columns\n" + f"{clue}\n" * 300)
+    r = cli(command, str(f), "-t", "0.3", *([option] if option else []))
+    assert (r.code, r.out, r.err) == (
+        3, "", f"puzzlesat: stopped: the time limit (0.3 s) ran out while {doing} {f}, before any search\n")
 
 
 def test_checks_time_limit_covers_reading_line_solving_and_compiling(cli, tmp_path):

@@ -236,6 +236,15 @@ class LineSolveResult:
     def solved(self) -> bool:
         return not self.contradiction and self.fixed == self.cells
 
+    def contradiction_said(self) -> str:
+        """Where the contradiction was found, as the reports say it ("in
+        round 2, after fixing 3 of 6 cells, no placement of column 1's clue
+        fits")."""
+        from ...errors import number, plural
+
+        return (f"in round {len(self.rounds)}, after fixing {number(self.fixed)} of {plural(self.cells, 'cell')}, "
+                f"no placement of {self.contradiction_at}'s clue fits")
+
 
 def line_solve(puzzle, record: bool = False,
                start: Sequence[Sequence[int | None]] | None = None) -> LineSolveResult:

@@ -171,8 +171,27 @@ class Nonogram(Puzzle):
                 raise VerificationError(f"column {c + 1} has runs {_fmt(got)}, its clue is {_fmt(clue)}")
 
     def precheck(self) -> str | None:
-        """Why there can be no solution, found without solving (or None):
-        the row clues and the column clues must ask for as many black cells."""
+        """Why there can be no solution, found without searching (or None):
+        the row clues and the column clues must ask for as many black cells,
+        and, when preprocessing, line logic must find no contradiction (its
+        model is then the empty clause: an engine would only say "none")."""
+        sums = self.sums_differ()
+        if sums:
+            return sums
+        if self.preprocess and self.line_solved().contradiction:
+            lines = self.line_solved()
+            if self.goal is not None:
+                # the parser checked the goal against the clues; verified
+                # again here, it proves the line solver wrong
+                self.verify(self.goal)
+                raise VerificationError(f"line logic says there is no solution ({lines.contradiction_said()}), "
+                                        "but the file's goal picture is one (verified): line logic is wrong")
+            return f"line logic finds a contradiction: {lines.contradiction_said()}"
+        return None
+
+    def sums_differ(self) -> str | None:
+        """The row clues and the column clues ask for different numbers of
+        black cells: why there is no picture (or None)."""
         from ...errors import plural
 
         black_r, black_c = sum(map(sum, self.rows)), sum(map(sum, self.cols))
