@@ -15,35 +15,10 @@ import pytest
 from puzzlesat.encoders.exactcover import MAX_CASES, NotExactCover, exact_cover, unsupported_reason
 from puzzlesat.problem import Automaton, Clause, Problem, equalities
 
+from tests.backends.test_exactcover import brute_force, dominoes
+
 
 # ------------------------------------------------------------------ helpers
-
-
-def dominoes(rows: int, cols: int) -> Problem:
-    """Domino tilings of a rows x cols board: one ExactlyOne per cell."""
-    p = Problem(fixed_weight=True)
-    cover: dict = {}
-    for r in range(rows):
-        for c in range(cols):
-            for r2, c2 in ((r, c + 1), (r + 1, c)):
-                if r2 < rows and c2 < cols:
-                    v = p.var(("domino", (r, c), (r2, c2)))
-                    cover.setdefault((r, c), []).append(v)
-                    cover.setdefault((r2, c2), []).append(v)
-    for cell in sorted(cover):
-        p.exactly_one(cover[cell])
-    return p
-
-
-def brute_force(problem: Problem) -> set[frozenset]:
-    """Every satisfying assignment (all variables primary), as true-variable sets."""
-    n = problem.n_vars
-    out = set()
-    for bits in itertools.product((0, 1), repeat=n):
-        true = frozenset(v for v, b in zip(range(1, n + 1), bits) if b)
-        if problem.is_satisfied_by(true):
-            out.add(true)
-    return out
 
 
 def covers(case) -> list[frozenset]:
