@@ -18,7 +18,9 @@ makes g the identity; in a 3-D box g could still be the mirror through the
 piece's own plane, but in 2x3x10 and 2x5x6 a flat pentomino (3x3 footprint
 for F) lies in a plane whose normal is the axis of length 2, whose mirror
 moves every cell to the other layer.  So no tiling is symmetric, every orbit
-has |G| tilings, and raw = |G| x unique exactly.
+has |G| tilings, and raw = |G| x unique exactly.  The boards of two of
+each tetromino (copies alike) do have symmetric tilings: there the published
+numbers of symmetric ones are checked too.
 """
 
 from __future__ import annotations
@@ -61,15 +63,16 @@ class Checker:
     """Independent re-checks of decoded tilings (cached per placement, since
     the same placements recur across thousands of solutions)."""
 
-    def __init__(self, free, shapes, maps, step, syms):
+    def __init__(self, free, shapes, maps, step, syms, copies: int = 1):
         self.free, self.shapes, self.maps, self.step, self.syms = frozenset(free), shapes, maps, step, syms
+        self.copies = copies
         self._congruent = set()
         self._images = {}
 
     def tiling(self, placements):
-        """A partition of the free cells, each piece once, each placement
-        congruent to its piece."""
-        assert Counter(n for n, _ in placements) == Counter({n: 1 for n in self.shapes})
+        """A partition of the free cells, each piece used ``copies`` times,
+        each placement congruent to its piece."""
+        assert Counter(n for n, _ in placements) == Counter({n: self.copies for n in self.shapes})
         covered = [tuple(c) for _, cells in placements for c in cells]
         assert len(covered) == len(set(covered)) == len(self.free) and set(covered) == self.free
         for n, cells in placements:
@@ -89,6 +92,13 @@ class Checker:
     def solution_class(self, placements):
         imgs = [(n, self.images(cells)) for n, cells in placements]
         return min(tuple(sorted((n, im[k]) for n, im in imgs)) for k in range(len(self.syms)))
+
+    def fixed_by(self, placements) -> list[int]:
+        """The indices of the board symmetries that map the tiling onto
+        itself (copies of a piece may trade places)."""
+        imgs = [(n, self.images(cells)) for n, cells in placements]
+        itself = sorted((n, tuple(sorted(map(tuple, cells)))) for n, cells in placements)
+        return [k for k in range(len(self.syms)) if sorted((n, im[k]) for n, im in imgs) == itself]
 
 
 def box_elements(name, dims):
@@ -213,3 +223,60 @@ def test_cli_counts_4x15_up_to_symmetry():
     assert proc.returncode == 0, proc.stderr
     d = json.loads(proc.stdout)
     assert (d["count"], d["complete"], d["unique"]) == (368, True, True)
+
+
+# ------------------------------------------- two of each tetromino (identical copies)
+
+#: the five free tetrominoes, drawn here (not puzzlesat's piece table)
+TETROMINOES = {"I": [(0, 0), (0, 1), (0, 2), (0, 3)], "L": [(0, 0), (1, 0), (2, 0), (2, 1)],
+               "O": [(0, 0), (0, 1), (1, 0), (1, 1)], "S": [(0, 1), (0, 2), (1, 0), (1, 1)],
+               "T": [(0, 0), (0, 1), (0, 2), (1, 1)]}
+
+# R. Tomas, "Tetrominoes" (CERN home page, rtomas.web.cern.ch/rtomas/Tetrominoes), by Algorithm X:
+# two of each tetromino on the 8x5 board, copies alike and symmetric tilings removed: 783, of
+# which 13 are symmetric under the half-turn and none under a mirror; every tile distinct,
+# 99392 = 770 * 2^7 + 13 * 2^6 (so 99392 / 2^5 = 3106 with the copies alike).  On the 10x4
+# board: 449, none symmetric; 57472 = 449 * 2^7 tilings with every tile distinct.
+PAIRS = [
+    # (board, up to symmetry, fixed by the half-turn, raw with every tile distinct)
+    ((5, 8), 783, 13, 99392),
+    ((4, 10), 449, 0, 57472),
+]
+
+
+@pytest.mark.parametrize("case", PAIRS, ids=lambda c: f"{c[0][0]}x{c[0][1]}")
+def test_two_of_each_tetromino_counts_are_the_published_ones(case, tmp_path):
+    (rows, cols), published, half_turn, distinct = case
+    if (rows, cols) == (5, 8):
+        puzzle = load_puzzle("tetromino-pairs-5x8")
+    else:
+        f = tmp_path / "pairs.toml"
+        f.write_text(f'[board]\nsize = [{rows}, {cols}]\n[[pieces]]\nset = "tetrominoes"\ncount = 2\n')
+        puzzle = load_puzzle(str(f))
+    free = box_cells((rows, cols))
+    assert set(puzzle.board) == free
+    maps = signed_permutations(2)
+    shapes = {p.name: shape_class(p.cells, maps, 1) for p in puzzle.pieces}
+    # the bundled set is the five tetrominoes, two of each
+    assert sorted(shapes.values()) == sorted(shape_class(c, maps, 1) for c in TETROMINOES.values())
+    assert all(p.count == 2 for p in puzzle.pieces)
+    out = jobs.count(puzzle, get_backend("exact"), unique=True, keep=True)
+    assert (out.count, out.complete) == (published, True)
+    syms = board_symmetries(free, maps, 1)
+    assert len(syms) == 4
+    check = Checker(free, shapes, maps, 1, syms, copies=2)
+    classes, fixed = set(), Counter()
+    for sol in out.solutions:
+        puzzle.verify(sol)
+        check.tiling(sol.placements)
+        classes.add(check.solution_class(sol.placements))
+        fixed[tuple(syms[k][0] for k in check.fixed_by(sol.placements))] += 1
+    assert len(classes) == published
+    # the symmetric ones: fixed by the identity and the half-turn alone (no mirror fixes any)
+    identity, turn = ((1, 0), (0, 1)), ((-1, 0), (0, -1))
+    assert fixed == Counter({(identity,): published - half_turn, (identity, turn): half_turn} if half_turn
+                            else {(identity,): published})
+    # raw, copies alike: each class has 4 tilings, 2 if symmetric; every tile distinct multiplies by 2^5
+    raw = jobs.count(puzzle, get_backend("exact"))
+    assert (raw.count, raw.complete) == (4 * (published - half_turn) + 2 * half_turn, True)
+    assert raw.count * 2 ** 5 == distinct
