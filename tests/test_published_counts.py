@@ -198,6 +198,39 @@ def test_lattice_unique_count_is_the_published_one(case):
     _check_listed_unique(puzzle, out, set(puzzle.board), shapes, maps, step, nsym)
 
 
+# D. Goodger, Polyform Puzzler, puzzler/puzzles/pentominoes.py, classes Pentominoes8x8FourHoles1-4:
+# the 8x8 square without four single cells (0-based (x, y)), distinct up to the board's symmetries
+FOUR_HOLES = [
+    ("corners-in", ((1, 1), (1, 6), (6, 1), (6, 6)), 188, 8),   # FourHoles1: "188 solutions"
+    ("square", ((2, 2), (2, 5), (5, 2), (5, 5)), 21, 8),        # FourHoles2: "21 solutions" (bundled)
+    ("pinwheel", ((2, 3), (3, 5), (4, 2), (5, 4)), 126, 4),     # FourHoles3: "126 solutions"
+    ("diagonal", ((2, 2), (3, 3), (4, 4), (5, 5)), 74, 4),      # FourHoles4: "74 solutions"
+]
+
+
+@pytest.mark.parametrize("case", FOUR_HOLES, ids=lambda c: c[0])
+def test_8x8_with_four_holes_counts_are_the_published_ones(case, tmp_path):
+    name, holes, published, nsym = case
+    free = box_cells((8, 8), holes)
+    if name == "square":
+        puzzle = load_puzzle("pentomino-8x8-four-holes")
+    else:
+        art = "\n".join("".join("*" if (x, y) in holes else "#" for x in range(8)) for y in range(8))
+        f = tmp_path / "holes.toml"
+        f.write_text(f'[board]\nart = """\n{art}\n"""\n[[pieces]]\nset = "pentominoes"\n')
+        puzzle = load_puzzle(str(f))
+    # (the board is the same up to the swap of x and y, which maps each hole set onto itself or
+    # its mirror image: the count up to symmetry does not change)
+    assert {tuple(c) for c in puzzle.board} in (free, {(y, x) for x, y in free})
+    free = {tuple(c) for c in puzzle.board}
+    maps = signed_permutations(2)
+    shapes = {n: shape_class(c, maps, 1) for n, c in box_elements("pentomino-6x10", (6, 10)).items()}
+    assert sorted(shapes) == sorted(p.name for p in puzzle.pieces)
+    out = jobs.count(puzzle, get_backend("exact"), unique=True, keep=True)
+    assert (out.count, out.complete) == (published, True)
+    _check_listed_unique(puzzle, out, free, shapes, maps, 1, nsym)
+
+
 # raw = |G| x published (module docstring); the two slowest enumerations are in the slow tier
 RAW = [
     ("pentomino-4x15", 4 * 368),
