@@ -88,6 +88,18 @@ def _missing(p: Path) -> str | None:
     return None
 
 
+def family_of(name_or_path: str) -> str | None:
+    """The family whose loader reads ``name_or_path`` (the package under
+    puzzlesat.models its loader lives in: "tiling", "nonogram"), known
+    without reading it; None where there is no such file (reading it says
+    why)."""
+    try:
+        path = resolve(name_or_path)
+    except InputError:
+        return None
+    return LOADERS[suffix(path)].split(":")[0].split(".")[2]
+
+
 def load_puzzle(name_or_path: str) -> Puzzle:
     path = resolve(name_or_path)
     mod, fn = LOADERS[suffix(path)].split(":")

@@ -274,6 +274,20 @@ def test_solve_and_count_say_line_logic_found_the_contradiction(cli, tmp_path, j
     assert j["status"] == "no-solution" if job == "solve" else (j["count"], j["complete"]) == (0, True)
 
 
+def test_a_contradiction_compiles_to_the_empty_clause_alone():
+    # its lines' clauses said nothing more: a 300x300 picture's took solve
+    # past 4 GB before it said "no solution" (QA)
+    from puzzlesat.models.nonogram.puzzle import Cell
+    from puzzlesat.problem import Clause
+
+    p = nonfile.load(CONTRA, "c.non")
+    prob = p.compile(preprocess=True)
+    assert prob.constraints == [Clause(())]
+    assert [prob.meaning(v) for v in sorted(prob.primary)] == [Cell(r, c) for r in range(3) for c in range(3)]
+    # as stated, the clues are all there
+    assert len(p.compile(preprocess=False).constraints) > 6
+
+
 def test_check_on_a_contradiction_calls_no_engine_and_says_an_engine_named_is_not_used(cli, tmp_path):
     f = tmp_path / "contra.non"
     f.write_text(CONTRA)

@@ -76,8 +76,7 @@ def run(args) -> int:
         solvable = True if found >= 1 else None
         unique = False if found >= 2 else None
     if lines.contradiction:
-        if problem is not None:  # a verified goal proves line logic wrong, as it does an engine
-            jobs.refuse_none(puzzle, problem, "line logic", args.instance)
+        puzzle.line_contradiction()  # (a verified goal proves line logic wrong, as it does an engine)
         solvable, unique = False, False
     first = out.solutions[0] if out.solutions else None
     by_lines = not searched

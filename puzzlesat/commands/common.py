@@ -16,7 +16,7 @@ from ..errors import BuildTimeLimit, InputError, UsageError
 from ..encoders import deadline
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, _card_enc
 from ..jobs import pick_backend
-from ..loading import LOADERS, load_puzzle
+from ..loading import LOADERS, family_of, load_puzzle
 from ..problem import AtMostOne, Exactly, ExactlyOne
 
 
@@ -135,17 +135,21 @@ def load(args, family: str | None = None, then=None, compile_unless=None):
     limit they stop (BuildTimeLimit), and the search gets what is left
     (``args.time_limit`` becomes the remainder)."""
     check_backend_option(args)  # the command line first: it is at fault whatever the puzzle
-    if then is not None:  # (check's step: line solving)
-        args.line_solving = True
-    with before_search(args, lambda: steps_before_search(args), lambda: steps_before_search(args)):
+    # the steps a time limit covers, named before reading (what its message
+    # says must not depend on how far reading got): check line-solves
+    # (``then``), solve and count line-solve a nonogram as they compile it
+    # unless told not to
+    args.line_solving = then is not None or (hasattr(args, "preprocess") and args.preprocess is not False
+                                             and family_of(args.instance) == "nonogram")
+    with before_search(args, steps_before_search(args), steps_before_search(args)):
         return _load(args, family, then, compile_unless)
 
 
 def steps_before_search(args, *more: str) -> str:
     """How the messages name the steps before a search: "reading and
     compiling", with line solving when the puzzle is line-solved as it is
-    compiled (a nonogram preprocessed: ``args.line_solving``, set once the
-    puzzle is read), then ``more``."""
+    compiled (a nonogram preprocessed: ``args.line_solving``, see
+    :func:`load`), then ``more``."""
     steps = ["reading", "compiling", *(["line solving"] if getattr(args, "line_solving", False) else []), *more]
     return ", ".join(steps[:-1]) + " and " + steps[-1]
 
@@ -174,28 +178,22 @@ def before_search(args, doing: str, in_all: str):
     BuildTimeLimit past it, and leaves the search what is left
     (``args.time_limit`` becomes the remainder; ``time_limit_given`` and
     ``build_seconds`` are for reports of a search it stopped).
-    ``in_all``: how time_limit_said names the steps so far together.
-    Either may be a function, asked when it is said (what the steps are
-    may be known only once the puzzle is read)."""
+    ``in_all``: how time_limit_said names the steps so far together."""
     limit = getattr(args, "time_limit", None)
     if limit is None or threading.current_thread() is not threading.main_thread():
         yield
         return
     given = getattr(args, "time_limit_given", limit)
     start = time.monotonic()
-    with time_limited(limit, lambda: f"the time limit ({given:g} s) ran out while {_said(doing)} {args.instance}, "
-                                     "before any search"):
+    with time_limited(limit, f"the time limit ({given:g} s) ran out while {doing} {args.instance}, "
+                             "before any search"):
         yield
     # what is left for the search (at least a moment: the timer did not fire)
     spent = time.monotonic() - start
     args.time_limit = max(limit - spent, 1e-3)
     args.time_limit_given = given
     args.build_seconds = getattr(args, "build_seconds", 0.0) + spent
-    args.build_doing = _said(in_all)
-
-
-def _said(text) -> str:
-    return text() if callable(text) else text
+    args.build_doing = in_all
 
 
 #: seconds after which a time limit that ran out where it could not be
@@ -224,10 +222,10 @@ def _unsafe_to_raise(frame) -> bool:
 
 
 @contextlib.contextmanager
-def time_limited(seconds: float | None, message, stop_encoders: bool = False):
+def time_limited(seconds: float | None, message: str, stop_encoders: bool = False):
     """Run the block with a limit on its wall time (None: none): past it,
-    BuildTimeLimit(message) is raised in it (``message``: a string, or a
-    function asked for it then; a SIGALRM timer, so only in the main thread; elsewhere the block runs unlimited).  For the work before
+    BuildTimeLimit(message) is raised in it (a SIGALRM timer, so only in the
+    main thread; elsewhere the block runs unlimited).  For the work before
     a search, which no solver's own limit covers: reading, compiling,
     writing an export.  ``stop_encoders``: a large call into PySAT's C
     cardinality encoder, where SIGALRM waits, is stopped at the limit too
@@ -244,14 +242,14 @@ def time_limited(seconds: float | None, message, stop_encoders: bool = False):
         except KeyboardInterrupt:
             if time.monotonic() < end:
                 raise
-            raise BuildTimeLimit(_said(message)) from None  # (the encoder stopped by the limit)
+            raise BuildTimeLimit(message) from None  # (the encoder stopped by the limit)
         return
 
     def ran_out(signum, frame):
         if _unsafe_to_raise(frame):
             signal.setitimer(signal.ITIMER_REAL, RAISE_RETRY)  # a moment later, out of it
             return
-        raise BuildTimeLimit(_said(message))
+        raise BuildTimeLimit(message)
 
     previous = signal.signal(signal.SIGALRM, ran_out)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -359,7 +357,6 @@ def _load(args, family: str | None = None, then=None, compile_unless=None):
                  "preprocessing step")
         if hasattr(puzzle, "preprocess"):
             puzzle.preprocess = args.preprocess is not False
-            args.line_solving = getattr(args, "line_solving", False) or puzzle.preprocess
     if getattr(args, "no_goal", False) and not hasattr(puzzle, "goal"):
         raise InputError(f"--no-goal: {puzzle.family} puzzles have no goal to leave out", args.instance)
     if getattr(args, "no_goal", False) and getattr(puzzle, "goal", None) is None:

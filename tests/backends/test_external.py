@@ -251,12 +251,13 @@ def test_count_and_check_check_a_count_of_none_against_what_the_file_knows(tmp_p
         assert (out, err) == ("", f"puzzlesat: {message}\n")
 
 
-@pytest.mark.parametrize("job", ["check", "solve", "count"])
+@pytest.mark.parametrize("job", [["check"], ["check", "--no-preprocess"], ["solve"], ["count"]])
 def test_a_line_logic_contradiction_is_refused_when_the_goal_is_a_solution(monkeypatch, capsys, job):
     # line logic is sound: its contradiction against a verified goal is a
     # fault, refused as an engine's "no solution" is (review); solve and
     # count take line logic's contradiction as their answer (no engine is
-    # called), so they refuse it too
+    # called), so they refuse it too; check, which line-solves whatever
+    # the search, says so in the same words (QA: "the engine is wrong")
     from puzzlesat.cli import main
     from puzzlesat.models.nonogram import linesolve
 
@@ -268,7 +269,7 @@ def test_a_line_logic_contradiction_is_refused_when_the_goal_is_a_solution(monke
         return r
 
     monkeypatch.setattr(linesolve, "line_solve", wrong)
-    assert main([job, "dancer"]) == 4
+    assert main([*job[:1], "dancer", *job[1:]]) == 4
     assert capsys.readouterr().err == ("puzzlesat: verification failed: line logic says there is no solution (in round "
                                        "9, after fixing 50 of 50 cells, no placement of row 1's clue fits), but the "
                                        "file's goal picture is one (verified): line logic is wrong\n")

@@ -421,6 +421,29 @@ def test_the_time_limit_says_line_solving_when_the_nonogram_is_preprocessed(cli,
         3, "", f"puzzlesat: stopped: the time limit (0.3 s) ran out while {doing} {f}, before any search\n")
 
 
+@pytest.mark.parametrize("command,option,doing", [
+    ("solve", None, "reading, compiling and line solving"),
+    ("count", "--no-preprocess", "reading and compiling"),
+    ("check", "--no-preprocess", "reading, compiling and line solving"),
+])
+def test_the_steps_named_do_not_depend_on_how_far_reading_got(shared_dir, monkeypatch, capsys, command, option,
+                                                              doing):
+    # QA: a limit that ran out while the file was read said "reading and
+    # compiling" for a nonogram solve then line-solves (the steps were
+    # known only once it was read): here it runs out before the reading
+    import time
+
+    from puzzlesat import cli
+    from puzzlesat.commands import common
+
+    real = common._load
+    monkeypatch.setattr(common, "_load", lambda *a: (time.sleep(0.5), real(*a))[1])
+    f = shared_dir / "data/nonograms/survey/webpbn-00001.non"
+    assert cli.main([command, str(f), "-t", "0.1", *([option] if option else [])]) == 3
+    assert capsys.readouterr().err == (f"puzzlesat: stopped: the time limit (0.1 s) ran out while {doing} {f}, "
+                                       "before any search\n")
+
+
 def test_checks_time_limit_covers_reading_line_solving_and_compiling(cli, tmp_path):
     # check's -t covered only the search: a puzzle whose model takes a
     # minute to build (300 lines of 100 blocks, 24 M clauses) ran past it

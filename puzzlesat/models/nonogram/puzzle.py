@@ -102,7 +102,7 @@ class Nonogram(Puzzle):
         literals cover only the starts that agree with them; a line whose
         every cell it fixes is stated by those units alone (a line-solved
         puzzle's model is its cells' units).  If line solving alone finds a
-        contradiction an empty clause says there is no solution.
+        contradiction the model is the empty clause (over the cell variables).
         """
         how = self.line_encoding if line_encoding is None else line_encoding
         if how not in LINE_ENCODINGS:
@@ -112,11 +112,18 @@ class Nonogram(Puzzle):
             solved = self.line_solved()
         prob = Problem(fixed_weight=True)
         cell = [[prob.var(Cell(r, c)) for c in range(self.width)] for r in range(self.height)]
+        prob.symmetries = [{cell[r][c]: cell[rr][cc] for (r, c), (rr, cc) in m.items()}
+                           for m in clue_symmetries(self.rows, self.cols)]
+        if solved is not None and solved.contradiction:
+            # no solution: the empty clause says all there is (stating every
+            # line besides took a 300x300 picture past 4 GB)
+            prob.add(Clause(()))
+            return prob
         lines = [(("row", r), cell[r], clue) for r, clue in enumerate(self.rows)]
         lines += [(("column", c), [cell[r][c] for r in range(self.height)], clue) for c, clue in enumerate(self.cols)]
         for line, xs, clue in lines:
             shape, bounds = RunLengthShape(clue), None
-            if solved is not None and not solved.contradiction:
+            if solved is not None:
                 kind, i = line
                 known = solved.grid[i] if kind == "row" else [row[i] for row in solved.grid]
                 if None not in known:
@@ -136,17 +143,12 @@ class Nonogram(Puzzle):
 
                 prob.add_clauses(block_clauses(xs, clue, order_var, bounds))
                 prob.partitions += block_positions(clue, len(xs), order_var, bounds)
-        prob.symmetries = [{cell[r][c]: cell[rr][cc] for (r, c), (rr, cc) in m.items()}
-                           for m in clue_symmetries(self.rows, self.cols)]
         if solved is not None:
-            if solved.contradiction:
-                prob.add(Clause(()))
-            else:
-                for r in range(self.height):
-                    for c in range(self.width):
-                        v = solved.grid[r][c]
-                        if v is not None:
-                            prob.add(Clause((cell[r][c] if v else -cell[r][c],)))
+            for r in range(self.height):
+                for c in range(self.width):
+                    v = solved.grid[r][c]
+                    if v is not None:
+                        prob.add(Clause((cell[r][c] if v else -cell[r][c],)))
         return prob
 
     def decode(self, problem: Problem, assignment: frozenset) -> Grid:
@@ -178,16 +180,20 @@ class Nonogram(Puzzle):
         sums = self.sums_differ()
         if sums:
             return sums
-        if self.preprocess and self.line_solved().contradiction:
-            lines = self.line_solved()
-            if self.goal is not None:
-                # the parser checked the goal against the clues; verified
-                # again here, it proves the line solver wrong
-                self.verify(self.goal)
-                raise VerificationError(f"line logic says there is no solution ({lines.contradiction_said()}), "
-                                        "but the file's goal picture is one (verified): line logic is wrong")
-            return f"line logic finds a contradiction: {lines.contradiction_said()}"
-        return None
+        return self.line_contradiction() if self.preprocess else None
+
+    def line_contradiction(self) -> str | None:
+        """The contradiction line logic finds, said (None without one).  A
+        goal picture (which the parser checked against the clues), verified,
+        proves line logic wrong: VerificationError."""
+        lines = self.line_solved()
+        if not lines.contradiction:
+            return None
+        if self.goal is not None:
+            self.verify(self.goal)
+            raise VerificationError(f"line logic says there is no solution ({lines.contradiction_said()}), "
+                                    "but the file's goal picture is one (verified): line logic is wrong")
+        return f"line logic finds a contradiction: {lines.contradiction_said()}"
 
     def sums_differ(self) -> str | None:
         """The row clues and the column clues ask for different numbers of
