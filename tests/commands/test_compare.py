@@ -201,3 +201,21 @@ def test_a_run_that_failed_neither_agrees_nor_disagrees(tmp_path, capsys):
     assert main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{garbage}"]) == 4
     rows = [r.split() for r in capsys.readouterr().out.splitlines() if r.startswith("dominoes-2x4 ")]
     assert rows[0][-2:] == ["5", "yes"] and rows[1][-3:] == ["ERROR", "-", "-"], rows
+
+
+@pytest.mark.parametrize("job", ["--solve", "--count"])
+def test_the_engines_run_where_the_puzzle_knows_there_is_no_solution(tmp_path, capsys, job):
+    # the mutilated chessboard: its colouring precheck knows there is no
+    # tiling, and compare gave every engine "no solution" in 0.000 s
+    # without running it (QA); it compares the engines, so they run
+    board = tmp_path / "mut.toml"
+    board.write_text('[board]\nsize = [4, 4]\nholes = [[1, 1], [4, 4]]\n[[pieces]]\nset = "dominoes"\ncount = 7\n')
+    ran = tmp_path / "ran"
+    fake = _fake(tmp_path, "unsat.sh", f'touch "{ran}"\necho "s UNSATISFIABLE"\nexit 20\n')
+    assert main(["compare", str(board), job, "-b", f"exact,external:{fake}", "-t", "30", "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    assert ran.exists()
+    assert [(r["backend"], r["status"], r["result"], "note" in r) for r in runs] == [
+        (b, "ok", "no-solution" if job == "--solve" else "counted", False) for b in ("exact", f"external:{fake}")]
+    if job == "--count":
+        assert [r["count"] for r in runs] == [0, 0]
