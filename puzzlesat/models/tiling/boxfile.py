@@ -25,7 +25,8 @@ is one lower-case word (``# titel: x``, ``# frobnicate: 3``) or looks like a
 known key (``# Expected count: 8``) is read as a comment with a warning
 (``Tiling.ignored``), so that a misspelt key is not dropped without a word;
 a known key in a comment after a statement (``BOX / 2 * 4  # title: x``) is
-not read, with a warning too: keys go on a line of their own.
+not read, with a warning too: keys go on a line of their own; so is a
+known key without its ``:`` (``# one-sided L``, ``# expected-count = 3``).
 A problem in a statement continued over several lines is reported at the
 line that holds the offending text, quoted as written.
 
@@ -68,6 +69,11 @@ _META_VALUE = {"title": "a one-line title", "source": "where the puzzle comes fr
                "one-sided": "the names of ELEMENTs, e.g. '# one-sided: L N'"}
 #: a comment that reads "# key: value" (the ":" then a space or the end: "# http://..." is no key)
 _KEY_COMMENT = re.compile(r"^\s*#\s*([^:#]{1,40}?)\s*:(?:\s|$)")
+#: a known key without its ":" (``# one-sided L``, ``# expected-count = 3``; title and source in lower
+#: case only, since "# Title of ..." may be prose): a comment, with a warning (QA: dropped unsaid, and the
+#: count changed)
+_KEY_NO_COLON = re.compile(r"^\s*#\s*(one-sided|expected-count|expected-unique|(?-i:title|source))(?![\w-])"
+                           r"(?!\s*:)\s*=?\s*(.*?)\s*$", re.IGNORECASE)
 #: a key that is one lower-case word
 _LOWER_WORD = re.compile(r"[a-z][a-z0-9_-]*")
 _SYMBOL = re.compile(r"^\s*\(\s*([^()\s]+)\s*\)\s*(.*)$", re.DOTALL)
@@ -139,6 +145,11 @@ def _load(text: str, path: str, warnings: list[str]):
         unknown = _unknown_key(raw)
         if unknown:
             warnings.append(f"{path}:{no}: {unknown}")
+        bare_key = _KEY_NO_COLON.match(raw)
+        if bare_key:
+            key, value = bare_key.group(1).lower(), bare_key.group(2)
+            warnings.append(f"{path}:{no}: '# {key}' without a ':' is read as a comment, not as the key "
+                            f"(write '# {key}: {shorten(value) if value else '...'}')")
         line, hash_, comment = raw.partition("#")
         line = line.rstrip()
         if not line.strip():

@@ -297,7 +297,23 @@ def test_a_comment_that_reads_as_an_unknown_key_is_a_warning(comment, warning):
     assert t.title == "f" and not t.expected and not t.pieces[0].one_sided  # read as a comment
 
 
+@pytest.mark.parametrize("comment,key,value", [
+    ("# one-sided L", "one-sided", "L"), ("# one-sided = L", "one-sided", "L"), ("# One-Sided L", "one-sided", "L"),
+    ("# expected-count 3", "expected-count", "3"), ("#expected-count = 3", "expected-count", "3"),
+    ("# expected-unique 7", "expected-unique", "7"), ("# title my puzzle", "title", "my puzzle"),
+    ("# source", "source", "..."),
+])
+def test_a_known_key_without_its_colon_is_a_warning(comment, key, value):
+    # QA: "# one-sided L" was a plain comment without a word, and the count
+    # of four L tetrominoes in 4x4 came out 10 instead of 3
+    t = load(comment + "\nBOX / 1 * 2\nELEMENT / (L) (1, 1), (1, 2)\n", "f.box")
+    assert t.ignored == (f"f.box:1: '# {key}' without a ':' is read as a comment, not as the key "
+                         f"(write '# {key}: {value}')",)
+    assert t.title == "f" and not t.expected and not t.pieces[0].one_sided  # read as a comment
+
+
 @pytest.mark.parametrize("comment", [
+    "# Title of the puzzle", "# one-sidedness", "# titles", "# sourced from x",
     "# a plain comment", "# Note: the I is fixed", "# see http://example.org/x", "# http://example.org",
     "# Isobe, 1965: the paper", "#", "# 12:30", "# (1, 1): a corner",
 ])
