@@ -196,13 +196,16 @@ class _Lines:
                     table = name + (k,)
                 else:
                     table = name
-                self.at.setdefault(table, no)
+                # (each dotted prefix too: [extra.sub]'s unknown key 'extra' had no line)
+                for i in range(1, len(table) + 1):
+                    self.at.setdefault(table[:i], no)
                 continue
             m = self._KEY.match(line)
             if not m:
                 continue
             key = table + tuple(_split_key(m.group(1)))
-            self.at.setdefault(key, no)
+            for i in range(len(table) + 1, len(key) + 1):  # (a dotted key's prefixes: 'sub' of sub.x = 1)
+                self.at.setdefault(key[:i], no)
             value = m.group(2)
             if value[:1] in ("'", '"'):
                 self.string_at.setdefault(key, (no, m.start(2)))
