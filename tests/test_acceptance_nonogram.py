@@ -288,6 +288,15 @@ def test_a_contradiction_compiles_to_the_empty_clause_alone():
     assert len(p.compile(preprocess=False).constraints) > 6
 
 
+def test_a_goal_that_is_no_solution_says_nothing_against_line_logic():
+    # (the parsers refuse such a goal; a puzzle built otherwise keeps the
+    # contradiction as its reason, not the goal's fault as line logic's)
+    p = nonfile.load(CONTRA, "c.non")
+    p.goal = ((1, 1, 1), (0, 0, 0), (0, 0, 0))
+    p.preprocess = True
+    assert p.precheck() == CONTRA_SAID
+
+
 def test_check_on_a_contradiction_calls_no_engine_and_says_an_engine_named_is_not_used(cli, tmp_path):
     f = tmp_path / "contra.non"
     f.write_text(CONTRA)
