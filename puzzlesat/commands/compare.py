@@ -180,6 +180,14 @@ def agreement(rows: list[dict], job: str) -> dict:
     return out
 
 
+def _answered(r: dict, job: str) -> bool:
+    """Whether the run gave an answer: a verdict, or a count (a partial one
+    is a lower bound, which can disagree)."""
+    if job == "count":
+        return r.get("count") is not None
+    return r.get("result") in ("solved", "no-solution")
+
+
 def _detail(rs, job) -> str:
     """Each run's answer, for the MISMATCH line: a run without one (invalid,
     killed, failed) says which it was, not 'None (incomplete)'."""
@@ -275,8 +283,10 @@ def run(args) -> int:
     agree = agreement(rows, args.job)
     for r in rows:
         # a run with no result (an error, killed, an engine that cannot take
-        # the problem) neither agrees nor disagrees
-        r["agree"] = None if r.get("status") in NO_RESULT else agree[r["instance"]]["agree"]
+        # the problem, a search stopped with no answer) neither agrees nor
+        # disagrees (QA: stopped runs said "yes" to an answer they never gave)
+        r["agree"] = None if r.get("status") in NO_RESULT or not _answered(r, args.job) else \
+            agree[r["instance"]]["agree"]
     mismatch = any(not a["agree"] for a in agree.values())
     incomplete = any(not r.get("complete") for r in rows if r.get("status") != "unsupported")
     if args.plot:
@@ -288,6 +298,8 @@ def run(args) -> int:
                    "mismatch": mismatch, "interrupted": interrupted, "runs_planned": len(runs)})
     elif args.csv != "-":
         print(table(rows, args.job))
+        for inst, why in dict.fromkeys((r["instance"], r["precheck"]) for r in rows if r.get("precheck")):
+            print(f"({inst} has no solution, known before any search: {why}; the engines ran all the same)")
         for inst, a in agree.items():
             if not a["agree"]:
                 # a wrong answer, found by the verifier, is not a disagreement
@@ -413,7 +425,8 @@ def plot(rows, job, time_limit, path) -> None:
                 t = 1e-3
             else:
                 t = time_limit if _ran_out(r) else r.get("total_s")
-            heights.append(max(t or time_limit, 1e-3))
+            # (a run of 0.000 s was drawn up to the limit: `0.0 or time_limit`, QA)
+            heights.append(time_limit if t is None else max(t, 1e-3))
             colors.append("#d62728" if r["agree"] is False else ("#1f77b4" if done else "#bbbbbb"))
             hatches.append("" if done else "//")
             firsts.append(r.get("first_s"))
@@ -498,9 +511,12 @@ def worker(spec: dict) -> dict:
     if why:
         return {**out, "status": "unsupported", "result": "n/a", "complete": None,
                 "error": f"cannot take this problem: {why}"}
-    # (no precheck: compare measures the engines on the model, also where
-    # the puzzle's own check knows there is no solution, as for a mutilated
-    # chessboard; it gave every engine "no solution" in 0.000 s, QA)
+    # the engines run also where the puzzle's own check knows there is no
+    # solution, as for a mutilated chessboard (compare measures the engines:
+    # it gave every one "no solution" in 0.000 s, QA); the reason is said
+    reason = puzzle.precheck()
+    if reason:
+        out["precheck"] = reason
     limit = spec["time_limit"]
     first = [None]
     start = time.perf_counter()

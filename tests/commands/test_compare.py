@@ -169,9 +169,11 @@ def test_a_stopped_model_counter_shows_no_count(capsys):
     assert rc == 3
     (run,) = json.loads(capsys.readouterr().out)["runs"]
     assert (run["complete"], run["count"], run["result"]) == (False, None, "stopped (time-limit), no count")
+    # no answer, so it neither agrees nor disagrees (it said "yes", QA)
+    assert run["agree"] is None
     assert main(["compare", "pentomino-3x20", "--count", "-b", "ganak", "-t", "1"]) == 3
     row = capsys.readouterr().out.splitlines()[-1].split()
-    assert row[-3:] == ["count", "-", "yes"] and "(time-limit)," in row
+    assert row[-3:] == ["count", "-", "-"] and "(time-limit)," in row
 
 
 def test_a_malformed_file_is_refused_before_anything_runs(tmp_path, capsys):
@@ -219,3 +221,29 @@ def test_the_engines_run_where_the_puzzle_knows_there_is_no_solution(tmp_path, c
         (b, "ok", "no-solution" if job == "--solve" else "counted", False) for b in ("exact", f"external:{fake}")]
     if job == "--count":
         assert [r["count"] for r in runs] == [0, 0]
+    # why there is none is said, beside the engines' answers
+    why = ("colour each cell by the sum of its coordinates mod 2 (a checkerboard): the board has 6 cells of colour "
+           "0 and 8 of colour 1, but each D2 covers 1 of colour 0 and 1 of colour 1 wherever it lies")
+    assert [r["precheck"] for r in runs] == [why, why]
+    assert main(["compare", str(board), job, "-b", "exact", "-t", "30"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"({board} has no solution, known before any search: {why}; the engines ran all the same)")
+
+
+def test_a_run_of_no_time_is_drawn_at_the_floor_not_at_the_limit(tmp_path, monkeypatch):
+    # a determinant's 0.000 s bar reached the limit's line, as if it ran out (QA)
+    import matplotlib.axes
+
+    from puzzlesat.commands.compare import plot
+
+    drawn = []
+    real = matplotlib.axes.Axes.bar
+    monkeypatch.setattr(matplotlib.axes.Axes, "bar", lambda self, x, h, **kw: (drawn.append(list(h)),
+                                                                                real(self, x, h, **kw))[1])
+    row = {"instance": "a", "encoding": "-", "status": "ok", "result": "counted", "count": 0, "agree": True,
+           "complete": True, "first_s": None}
+    rows = [{**row, "backend": "kasteleyn", "total_s": 0.0}, {**row, "backend": "exact", "total_s": 0.5},
+            {**row, "backend": "ganak", "total_s": None, "complete": False, "count": None, "agree": None,
+             "stopped_by": "time-limit", "result": "stopped (time-limit), no count"}]
+    plot(rows, "count", 3.0, str(tmp_path / "p.png"))
+    assert drawn == [[1e-3, 0.5, 3.0]]
