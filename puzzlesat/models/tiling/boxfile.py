@@ -69,11 +69,12 @@ _META_VALUE = {"title": "a one-line title", "source": "where the puzzle comes fr
                "one-sided": "the names of ELEMENTs, e.g. '# one-sided: L N'"}
 #: a comment that reads "# key: value" (the ":" then a space or the end: "# http://..." is no key)
 _KEY_COMMENT = re.compile(r"^\s*#\s*([^:#]{1,40}?)\s*:(?:\s|$)")
-#: a known key without its ":" (``# one-sided L``, ``# expected-count = 3``; title and source in lower
-#: case only, since "# Title of ..." may be prose): a comment, with a warning (QA: dropped unsaid, and the
-#: count changed)
-_KEY_NO_COLON = re.compile(r"^\s*#\s*(one-sided|expected-count|expected-unique|(?-i:title|source))(?![\w-])"
-                           r"(?!\s*:)\s*=?\s*(.*?)\s*$", re.IGNORECASE)
+#: a known key without its ":" (``# one-sided L``, ``# expected-count = 3``, ``# one_sided L``; title
+#: and source in lower case only, since "# Title of ..." may be prose), followed by a space, "=" or the
+#: end, with no ":" later ("# source code: ..." is another key): a comment, with a warning (QA: dropped
+#: unsaid, and the count changed)
+_KEY_NO_COLON = re.compile(r"^\s*#\s*(one[-_]sided|expected[-_]count|expected[-_]unique|(?-i:title|source))"
+                           r"(?=\s|=|$)\s*=?\s*([^:]*?)\s*$", re.IGNORECASE)
 #: a key that is one lower-case word
 _LOWER_WORD = re.compile(r"[a-z][a-z0-9_-]*")
 _SYMBOL = re.compile(r"^\s*\(\s*([^()\s]+)\s*\)\s*(.*)$", re.DOTALL)
@@ -120,7 +121,9 @@ def _load(text: str, path: str, warnings: list[str]):
     for no, raw in enumerate(text_lines(text), 1):
         m = _META.match(raw)
         if m:
-            key, value = m.group(1).lower(), m.group(2)
+            # (casefold, not lower: the case-blind match takes a long s for an s, "# one-ſided:", and
+            # lower() kept it, a key of no known name: a KeyError traceback, QA)
+            key, value = m.group(1).casefold(), m.group(2)
             if not value:
                 raise InputError(f"'# {key}:' has no value; expected {_META_VALUE[key]}", path, no)
             control = control_character(value)
@@ -147,7 +150,7 @@ def _load(text: str, path: str, warnings: list[str]):
             warnings.append(f"{path}:{no}: {unknown}")
         bare_key = _KEY_NO_COLON.match(raw)
         if bare_key:
-            key, value = bare_key.group(1).lower(), bare_key.group(2)
+            key, value = re.sub("_", "-", bare_key.group(1).casefold()), bare_key.group(2)
             warnings.append(f"{path}:{no}: '# {key}' without a ':' is read as a comment, not as the key "
                             f"(write '# {key}: {shorten(value) if value else '...'}')")
         line, hash_, comment = raw.partition("#")
@@ -156,7 +159,7 @@ def _load(text: str, path: str, warnings: list[str]):
             continue
         after = _META.match(hash_ + comment)
         if after:  # a key is read on a line of its own only (QA: this one was dropped unsaid)
-            warnings.append(f"{path}:{no}: '# {after.group(1).lower()}:' after a statement is a plain comment, "
+            warnings.append(f"{path}:{no}: '# {after.group(1).casefold()}:' after a statement is a plain comment, "
                             "not read: a key goes on a line of its own")
         control = control_character(line)
         if control:

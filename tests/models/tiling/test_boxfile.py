@@ -301,7 +301,7 @@ def test_a_comment_that_reads_as_an_unknown_key_is_a_warning(comment, warning):
     ("# one-sided L", "one-sided", "L"), ("# one-sided = L", "one-sided", "L"), ("# One-Sided L", "one-sided", "L"),
     ("# expected-count 3", "expected-count", "3"), ("#expected-count = 3", "expected-count", "3"),
     ("# expected-unique 7", "expected-unique", "7"), ("# title my puzzle", "title", "my puzzle"),
-    ("# source", "source", "..."),
+    ("# source", "source", "..."), ("# one_sided L", "one-sided", "L"), ("# expected_count 3", "expected-count", "3"),
 ])
 def test_a_known_key_without_its_colon_is_a_warning(comment, key, value):
     # QA: "# one-sided L" was a plain comment without a word, and the count
@@ -314,12 +314,31 @@ def test_a_known_key_without_its_colon_is_a_warning(comment, key, value):
 
 @pytest.mark.parametrize("comment", [
     "# Title of the puzzle", "# one-sidedness", "# titles", "# sourced from x",
+    # prose with a key's word first (QA): punctuation after it, or a ":" later
+    "# source code: https://github.com/x/y", "# title, source and counts are below", "# title.",
     "# a plain comment", "# Note: the I is fixed", "# see http://example.org/x", "# http://example.org",
     "# Isobe, 1965: the paper", "#", "# 12:30", "# (1, 1): a corner",
 ])
 def test_plain_comments_stay_quiet_comments(comment):
     t = load(comment + "\nBOX / 1 * 2  " + comment + "\nELEMENT / (D) (1, 1), (1, 2)\n", "f.box")
     assert t.ignored == () and t.title == "f"
+
+
+def test_a_long_s_in_a_key_is_read_as_an_s():
+    # the case-blind match took "ſ" for "s", and lower() kept it: a key of
+    # no known name, a KeyError traceback without a value (QA)
+    t = load("# one-ſided: L\n# ſource: x\nBOX / 1 * 4\nELEMENT / (L) (1, 1), (1, 2)\n", "f.box")
+    assert t.pieces[0].one_sided and t.source == "x" and t.ignored == ()
+    assert _refusal("# one-ſided:\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n") == (
+        "f.box:1: '# one-sided:' has no value; expected the names of ELEMENTs, e.g. '# one-sided: L N'")
+
+
+def test_a_misspelt_key_line_gets_one_warning():
+    # "# one-sided L N: what" read as the key 'one-sided L N' (misspelt) and
+    # also as 'one-sided' without its ':' (QA: two warnings for one line)
+    t = load("# one-sided L N: what\nBOX / 1 * 2\nELEMENT / (L) (1, 1), (1, 2)\n", "f.box")
+    assert t.ignored == (
+        "f.box:1: unknown comment key 'one-sided L N' read as a comment (a misspelling of 'one-sided'?)",)
 
 
 def test_a_key_in_a_comment_after_a_statement_is_not_read_and_is_said():
