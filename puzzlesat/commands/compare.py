@@ -182,7 +182,9 @@ def agreement(rows: list[dict], job: str) -> dict:
 
 def _answered(r: dict, job: str) -> bool:
     """Whether the run gave an answer: a verdict, or a count (a partial one
-    is a lower bound, which can disagree)."""
+    is a lower bound, which can disagree), or one the verifier refused."""
+    if r.get("status") == "invalid":
+        return True
     if job == "count":
         return r.get("count") is not None
     return r.get("result") in ("solved", "no-solution")
