@@ -141,7 +141,8 @@ def load(args, family: str | None = None, then=None, compile_unless=None):
     # unless told not to
     args.line_solving = then is not None or (hasattr(args, "preprocess") and args.preprocess is not False
                                              and family_of(args.instance) == "nonogram")
-    with before_search(args, steps_before_search(args), steps_before_search(args)):
+    steps = steps_before_search(args)
+    with before_search(args, steps, steps):
         return _load(args, family, then, compile_unless)
 
 

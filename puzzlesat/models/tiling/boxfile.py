@@ -150,7 +150,7 @@ def _load(text: str, path: str, warnings: list[str]):
             warnings.append(f"{path}:{no}: {unknown}")
         bare_key = _KEY_NO_COLON.match(raw)
         if bare_key:
-            key, value = re.sub("_", "-", bare_key.group(1).casefold()), bare_key.group(2)
+            key, value = bare_key.group(1).casefold().replace("_", "-"), bare_key.group(2)
             warnings.append(f"{path}:{no}: '# {key}' without a ':' is read as a comment, not as the key "
                             f"(write '# {key}: {shorten(value) if value else '...'}')")
         line, hash_, comment = raw.partition("#")
