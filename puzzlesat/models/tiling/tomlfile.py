@@ -142,21 +142,34 @@ def _deepest_line(text: str, deep: int = 100) -> int | None:
 # ------------------------------------------------------------ line numbers
 
 
-def _closes(text: str, quote: str) -> bool:
-    """Whether a multi-line string of ``quote`` (three double or three
-    single quotes) open before ``text`` ends in it.  In a basic one (double
-    quotes) a backslash escapes the next character: a backslash and three
-    double quotes are three quotes, not the end (QA: counting the quotes
-    put the keys after one a line early)."""
-    i = 0
-    while i < len(text):
-        if text[i] == "\\" and quote == '"""':
-            i += 2
-        elif text.startswith(quote, i):
-            return True
-        else:
-            i += 1
-    return False
+_BASIC_BODY = re.compile(r'(?:[^"\\]|\\.?)*')  # up to a quote; a backslash escapes the next character
+_LITERAL_BODY = re.compile(r"[^']*")
+
+
+def _string_end(raw: list[str], i: int, j: int) -> tuple[int, int]:
+    """Where the TOML string whose opening quote is at ``raw[i][j]`` ends:
+    the position right after its closing quote.  In a basic string (double
+    quotes) a backslash escapes the next character; a multi-line string
+    ends at the last three of a run of up to five quotes.  An unclosed
+    string ends at the end of its line, or of the text when multi-line."""
+    line = raw[i]
+    q = next(q for q in ('"""', "'''", '"', "'") if line.startswith(q, j))
+    body = _BASIC_BODY if q[0] == '"' else _LITERAL_BODY
+    j += len(q)
+    while i < len(raw):
+        line = raw[i]
+        while True:
+            j = body.match(line, j).end()
+            if j >= len(line):
+                break
+            if line.startswith(q, j):
+                run = len(line[j:j + 5]) - len(line[j:j + 5].lstrip(q[0])) if len(q) == 3 else 1
+                return i, j + run
+            j += 1  # one or two quotes in a multi-line string
+        if len(q) == 1:
+            return i, len(line)
+        i, j = i + 1, 0
+    return len(raw) - 1, len(raw[-1]) if raw else 0
 
 
 class _Lines:
@@ -164,7 +177,12 @@ class _Lines:
     scanning the text: tomllib reports lines for syntax errors only."""
 
     _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$")
-    _KEY = re.compile(r"""^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=\s*(.*)$""")
+    _KEY_TEXT = r"""((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=[ \t]*"""
+    _KEY = re.compile(r"^\s*" + _KEY_TEXT)
+    _INLINE_KEY = re.compile(_KEY_TEXT)
+    _SCALAR = re.compile(r"[^,\]}#]*")
+    _BLANK = re.compile(r"[ \t]*")
+    _PLAIN = re.compile(r"[^\"'{}\[\]#]*")
 
     def __init__(self, text: str):
         self.at: dict[tuple, int] = {}
@@ -173,21 +191,19 @@ class _Lines:
         self._raw = text_lines(text)
         table: tuple = ()
         arrays: dict[tuple, int] = {}
-        open_quote = None
-        for no, line in enumerate(self._raw, 1):
-            if open_quote:
-                if _closes(line, open_quote):
-                    open_quote = None
-                continue
+        i = 0
+        while i < len(self._raw):
+            line, no = self._raw[i], i + 1
+            i += 1
             h = self._HEADER.match(line)
             if h:
                 name = tuple(_split_key(h.group(2)))
                 # [pieces.foo] after [[pieces]] is a table in the array's last
                 # element: ("pieces", k, "foo"), not a table of its own (its
                 # error named the [[pieces]] line)
-                for i in range(len(name) - 1, 0, -1):
-                    if name[:i] in arrays:
-                        name = name[:i] + (arrays[name[:i]],) + name[i:]
+                for k in range(len(name) - 1, 0, -1):
+                    if name[:k] in arrays:
+                        name = name[:k] + (arrays[name[:k]],) + name[k:]
                         break
                 if h.group(1) == "[[":
                     k = arrays.get(name, -1) + 1
@@ -197,23 +213,77 @@ class _Lines:
                 else:
                     table = name
                 # (each dotted prefix too: [extra.sub]'s unknown key 'extra' had no line)
-                for i in range(1, len(table) + 1):
-                    self.at.setdefault(table[:i], no)
+                for k in range(1, len(table) + 1):
+                    self.at.setdefault(table[:k], no)
                 continue
             m = self._KEY.match(line)
             if not m:
                 continue
             key = table + tuple(_split_key(m.group(1)))
-            for i in range(len(table) + 1, len(key) + 1):  # (a dotted key's prefixes: 'sub' of sub.x = 1)
-                self.at.setdefault(key[:i], no)
-            value = m.group(2)
-            if value[:1] in ("'", '"'):
-                self.string_at.setdefault(key, (no, m.start(2)))
-            for q in ('"""', "'''"):
-                if value.startswith(q):
-                    if not _closes(value[3:], q):
-                        open_quote = q
-                    break
+            self._key(key, len(table), no)
+            i = self._value(no - 1, m.end(), key)[0] + 1  # (a value may run over several lines)
+
+    def _key(self, key: tuple, known: int, no: int) -> None:
+        """A key is at line ``no``, and so is each of its dotted prefixes
+        longer than ``known`` ('sub' of sub.x = 1)."""
+        for k in range(known + 1, len(key) + 1):
+            self.at.setdefault(key[:k], no)
+
+    def _value(self, i: int, j: int, key: tuple) -> tuple[int, int]:
+        """Scan the value of ``key`` that starts at ``raw[i][j]`` (0-based):
+        note the line of each inline table and each of its keys (an unknown
+        key in a [[pieces]] entry written inline, in a ``pieces = [...]``
+        array over several lines, was named at the array's first line) and
+        where each string starts.  Returns the position right after the
+        value.  Iterative: nesting tomllib reads is read here too; numbers,
+        commas and blanks in arrays are skipped a run at a time (a list of
+        90,000 holes)."""
+        raw = self._raw
+        stack: list[list] = []  # ["[", path, commas so far: the next element's index] or ["{", path]
+        want = True  # a value comes next
+        while i < len(raw):
+            line = raw[i]
+            if want:
+                want = False
+                ch = line[j:j + 1]
+                if ch in ("[", "{"):
+                    stack.append([ch, key, 0])
+                    if ch == "{":
+                        self.at.setdefault(key, i + 1)
+                    j += 1
+                elif ch in ("'", '"'):
+                    self.string_at.setdefault(key, (i + 1, j))
+                    i, j = _string_end(raw, i, j)
+                else:  # a number, a boolean, a date: up to what ends it
+                    j = self._SCALAR.match(line, j + 1).end()
+                continue
+            if not stack:
+                return i, j
+            top = stack[-1]
+            if top[0] == "[":  # up to a string, a bracket, a brace or a comment
+                start, j = j, self._PLAIN.match(line, j).end()
+                top[2] += line.count(",", start, j)
+            else:
+                j = self._BLANK.match(line, j).end()
+            if j >= len(line) or line[j] == "#":  # (line ends and comments separate things in both)
+                i, j = i + 1, 0
+                continue
+            ch = line[j]
+            if ch in "]}":
+                stack.pop()
+                j += 1
+            elif top[0] == "[":
+                key, want = top[1] + (top[2],), True
+            elif ch == ",":
+                j += 1
+            else:
+                m = self._INLINE_KEY.match(line, j)
+                if not m:  # not TOML that tomllib read: stop noting
+                    return i, len(line)
+                key = top[1] + tuple(_split_key(m.group(1)))
+                self._key(key, len(top[1]), i + 1)
+                j, want = m.end(), True
+        return len(raw) - 1, len(raw[-1]) if raw else 0
 
     def line(self, *path) -> int | None:
         path = tuple(path)
@@ -229,7 +299,7 @@ class _Lines:
         ``key``, as TOML decodes it: a newline right after an opening
         triple quote is dropped, a line-ending backslash joins lines, a
         ``\\n`` escape starts a new line without a new file line.  None when
-        the string cannot be found in the text (written in an inline table)."""
+        no string was found for ``key``."""
         if key not in self.string_at:
             return None
         at = 0
@@ -243,6 +313,9 @@ class _Lines:
             if at > line:
                 return None
         return None
+
+
+_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
 
 
 def _decoded(raw: list[str], no: int, col: int):
@@ -266,6 +339,9 @@ def _decoded(raw: list[str], no: int, col: int):
             i, j = i + 1, 0
             continue
         if line.startswith(q, j):
+            if multi:  # a run of up to five quotes ends in the closing three
+                for k in range(len(line[j:j + 5]) - len(line[j:j + 5].lstrip(q[0])) - 3):
+                    yield i, j + k, q[0]
             return
         ch = line[j]
         if not (basic and ch == "\\"):
@@ -282,7 +358,7 @@ def _decoded(raw: list[str], no: int, col: int):
         e = line[j + 1:j + 2]
         digits = {"u": 4, "U": 8, "x": 2}.get(e, 0)
         try:
-            decoded = chr(int(line[j + 2:j + 2 + digits], 16)) if digits else {"n": "\n"}.get(e, e)
+            decoded = chr(int(line[j + 2:j + 2 + digits], 16)) if digits else _ESCAPES.get(e, e)
         except ValueError:
             return
         yield i, j, decoded

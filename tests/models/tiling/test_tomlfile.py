@@ -208,6 +208,20 @@ DOMINOES = '[[pieces]]\nset = "dominoes"\n'
      "t.toml:6: unknown key 'sub' in a [[pieces]] set entry; expected one of: set, one_sided, count, counts"),
     ("[board]\nsize = [2, 2]\nb.c.d = 1\n" + DOMINOES,
      "t.toml:3: unknown key 'b' in [board]; expected one of: size, hexagon, art, holes"),
+    # pieces written inline, in an array over several lines: each at its own
+    # line, not the array's first (session 31 noticed)
+    ("pieces = [\n  { name = 'A', art = '##' },  # [[x]] { y = 1 }\n  # { z = 2 }\n"
+     "  { name = 'B', colour = 'red', art = '##' },\n]\n" + BOARD,
+     "t.toml:4: unknown key 'colour' in a [[pieces]] entry; expected one of: name, art, cells, count, one_sided"),
+    ("pieces = [{ name = 'A', art = '''\n##\n''' },\n  'B',\n]\n" + BOARD,
+     "t.toml:1: pieces must be one or more [[pieces]] tables"),
+    ("pieces = [\n  { name = 'A', art = \"\"\"\n\\\"\"\"#\"\"\" },\n  { set = 'dominoes', counts = { I2 = 1 } },\n]\n"
+     + BOARD, "t.toml:4: counts: the set dominoes has no piece 'I2'; its pieces: D2"),
+    ("pieces = [\n  { name = 'A', art = '##' },\n  { name = 'B', count = 2, art = '''\n##\n#\t#\n''' },\n]\n"
+     + BOARD, "t.toml:5: piece B: a tab in a drawing: use spaces, columns matter"),
+    # (a line of an array that looks like a table header is not one)
+    ("[board]\nholes = [\n  [1, 1]\n]\nsize = [2, 0]\n" + DOMINOES,
+     "t.toml:5: a size must be at least 1, got 0"),
     (BOARD + DOMINOES + "[[pieces]]\nname = 'X'\nart = '# #'\ncolor = 1\n",
      "t.toml:8: unknown key 'color' in a [[pieces]] entry; expected one of: name, art, cells, count, one_sided"),
     ('lattice = "hex"\n' + BOARD + "[[pieces]]\nname = 'X'\ncells = [[1, 1], [3, 1]]\n",
@@ -325,6 +339,51 @@ def test_a_board_too_large_is_refused_before_any_cell_is_made(text, message):
 def test_nesting_too_deep_for_the_toml_reader_is_an_error_at_its_line(text, line):
     # tomllib recurses once per level: a RecursionError was a traceback (QA)
     assert _error(text) == f"t.toml:{line}: TOML: arrays or inline tables nested too deeply to read"
+
+
+# the line index reads values too: every string it finds decodes, at the
+# place it notes, to what the TOML reader read there
+LINE_INDEX_TEXTS = [
+    'x = [\n 1,\n [2, "a]"],\n {a = "}", b = \'#\'}, # c ]\n]\ny = "after"\n',
+    "s = '''a\n''''\nt = '''''b'''''\n",
+    's = """\\"""\n"""""\nt = "\\t\\u00e9\\\\"\n',
+    'd = 1979-05-27 07:32:00\nu = { a.b = [1, { c = """x\ny""" }] }\nv = [ # c\n]\nw = "z"\n',
+    "pieces = [\n  { name = 'A', art = '''\n##\n''' },  # [[x]]\n  [ 'q', \"\"\"\nr\"\"\" ],\n]\n[board]\nk = 'v'\n",
+]
+
+
+def _value(data, path):
+    for k in path:
+        data = data[k]
+    return data
+
+
+@pytest.mark.parametrize("text", LINE_INDEX_TEXTS)
+def test_the_line_index_finds_each_string_where_the_toml_reader_reads_it(text):
+    from puzzlesat.models.tiling.tomlfile import _decoded, _Lines, tomllib
+    data, lines = tomllib.loads(text), _Lines(text)
+    strings = {}
+
+    def walk(v, path):
+        if isinstance(v, str):
+            strings[path] = v
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, path + (k,))
+        elif isinstance(v, list):
+            for k, x in enumerate(v):
+                walk(x, path + (k,))
+    walk(data, ())
+    assert set(lines.string_at) == set(strings)
+    for path, (no, col) in lines.string_at.items():
+        assert "".join(ch for _, _, ch in _decoded(lines._raw, no, col)) == _value(data, path), path
+
+
+def test_the_line_index_notes_each_inline_table_and_its_keys_at_their_line():
+    from puzzlesat.models.tiling.tomlfile import _Lines
+    assert _Lines(LINE_INDEX_TEXTS[0]).at == {("x",): 1, ("x", 2): 4, ("x", 2, "a"): 4, ("x", 2, "b"): 4, ("y",): 6}
+    assert _Lines(LINE_INDEX_TEXTS[3]).at == {("d",): 1, ("u",): 2, ("u", "a"): 2, ("u", "a", "b"): 2,
+                                              ("u", "a", "b", 1): 2, ("u", "a", "b", 1, "c"): 2, ("v",): 4, ("w",): 6}
 
 
 @pytest.mark.parametrize("lattice,board,pieces", [
