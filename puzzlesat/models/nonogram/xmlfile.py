@@ -116,8 +116,8 @@ _SOLUTION_TYPES = ("goal", "solution", "saved")
 
 
 def _fix_entities(text: str, path: str) -> str:
-    """``text`` with its HTML entities (``&copy;``) replaced by their
-    characters; an entity that is neither an XML nor an HTML one is an error
+    """``text`` with its HTML entities (``&copy;``) replaced by references
+    to their characters (``&#169;``); an entity that is neither an XML nor an HTML one is an error
     (with an external DTD named, expat would drop it silently).  An entity
     declaration is refused here too, so that whichever comes first is named."""
     def sub(m):
@@ -130,7 +130,10 @@ def _fix_entities(text: str, path: str) -> str:
         if u is None:
             raise InputError(f"undefined entity {echo(m.group(0))!r} (not an XML or HTML entity; "
                              "a literal & is written &amp;)", path, text.count("\n", 0, m.start()) + 1)
-        return u
+        # as character references, which expat reads as text: the characters
+        # themselves broke the markup (&LT; is HTML's <) or moved every later
+        # line (&NewLine;), QA
+        return "".join(f"&#{ord(ch)};" for ch in u)
 
     return _ENTITY_OR_LITERAL.sub(sub, text)
 

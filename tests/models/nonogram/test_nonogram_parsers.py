@@ -607,6 +607,17 @@ def test_xml_title_and_author_decode_their_entities_once():
     assert (p.title, p.meta["by"]) == ("AT&amp;T &lt;3 \u00e9", "R&amp;D &lt;3")
 
 
+def test_xml_html_entities_are_text_that_moves_no_line():
+    # &NewLine; was put in as a line break before expat read the file: every
+    # later error a line late; &LT; (HTML's <) broke the markup (QA)
+    text = _tiny("<author>Someone</author>", "<author>a&NewLine;b &LT;&AMP;&QUOT;</author>")
+    assert xmlfile.load(text, "t.xml").meta["by"] == 'a\nb <&"'
+    assert _error(xmlfile, text.replace("|X.X|", "|X?X|"), "t.xml") == (
+        "t.xml:23: row 1 of the goal image: '?' is neither '.' (white) nor 'X' (black)")
+    text = _tiny('<color name="black" char="X">', '<color name="black" char="&QUOT;">').replace("|X.X|\n|X..|", '|"."|\n|"..|')
+    assert xmlfile.load(text, "t.xml").goal == ((1, 0, 1), (1, 0, 0))
+
+
 def test_xml_entities_in_comments_and_cdata_are_text():
     p = xmlfile.load(_tiny("<author>Someone</author>", "<!-- &a; --><author><![CDATA[&copy;]]> &amp; &copy;</author>"),
                      "t.xml")
