@@ -109,11 +109,38 @@ def _pack(line: str, path: str, lineno: int) -> InputError:
                       "of several puzzles are not supported: give one puzzle per file", path, lineno)
 
 
-def _unquote(s: str) -> str:
+#: a character reference, numeric or named (HTML reads some names without
+#: their ';', as in "&copy 2004")
+_CHAR_REF = re.compile(r"&(?:#([0-9]+)|#[xX]([0-9a-fA-F]+)|[A-Za-z][A-Za-z0-9]*);?")
+
+
+def _text_value(s: str, key: str, path: str, lineno: int) -> str:
+    """A text value (title, by, ...): in quotes or not, its HTML escapes
+    read.  Text after the closing quote is an error, as after the goal's
+    (it was kept, quotes and all).  A numeric escape is the character it
+    numbers: html.unescape dropped some control characters unsaid (the
+    file's own are refused) and read others as other characters (&#x85;
+    as an ellipsis); one that numbers no character is an error."""
     s = s.strip()
-    if len(s) >= 2 and s[0] == s[-1] == '"':
-        s = s[1:-1]
-    return html.unescape(s)
+    if s.startswith('"'):
+        end = s.rfind('"')
+        if end == 0:
+            raise InputError(f"{key}: no closing quote", path, lineno)
+        if s[end + 1:].strip():
+            raise InputError(f"{key}: text {echo(s[end + 1:].strip())!r} after the {key}'s closing quote",
+                             path, lineno)
+        s = s[1:end]
+
+    def char(m) -> str:
+        if m.group(1) is None and m.group(2) is None:
+            return html.unescape(m.group(0))
+        digits = (m.group(1) or m.group(2)).lstrip("0")
+        n = 0 if len(digits) > 8 else int(m.group(1)) if m.group(1) is not None else int(m.group(2), 16)
+        if n == 0 or n > 0x10FFFF or 0xD800 <= n <= 0xDFFF:
+            raise InputError(f"{key}: {echo(m.group(0))!r} numbers no character", path, lineno)
+        return chr(n)
+
+    return _CHAR_REF.sub(char, s)
 
 
 def load(text: str, path: str) -> Nonogram:
@@ -212,7 +239,7 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
             if not rest.strip():  # (a value left out: nothing to keep, and nothing said)
                 raise InputError(f"'{key}' needs a value, as in '{key} \"...\"'", path, lineno)
             seen[key] = lineno
-            d.meta[key] = _unquote(rest)
+            d.meta[key] = _text_value(rest, key, path, lineno)
         else:  # FORMAT.md: "Parsers must ignore any line that they don't recognize"
             ignored.key(parts[0], lineno)
     if len(colours) > 1 or len(colour_keys) > 1:

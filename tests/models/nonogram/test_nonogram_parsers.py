@@ -741,6 +741,31 @@ def test_no_control_character_reaches_the_terminal_from_a_title_or_its_metadata(
         "f.non:1: title '\\u202eDER' holds a bidirectional control character (U+202E)")
     # a tab, and line breaks in XML text, are white space
     assert nonfile.load('title "a\tb"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non").title == "a\tb"
+    # written as an escape: html.unescape dropped this one unsaid (the title was "ab"), QA
+    assert _error(nonfile, 'title "a&#x1b;b"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non") == (
+        "f.non:1: title 'a\\x1bb' holds a control character (U+001B)")
+    assert _error(nonfile, 'width 1\nheight 1\nby "a&#133;b"\nrows\n1\ncolumns\n1\n', "f.non") == (
+        "f.non:3: by 'a\\x85b' holds a control character (U+0085)")  # (read as an ellipsis)
+
+
+@pytest.mark.parametrize("value,message", [
+    ('"T" junk', "f.non:1: title: text 'junk' after the title's closing quote"),  # (the title was '"T" junk')
+    ('"T', "f.non:1: title: no closing quote"),
+    ('"&#0;"', "f.non:1: title: '&#0;' numbers no character"),  # (html.unescape: U+FFFD)
+    ('"&#x110000;"', "f.non:1: title: '&#x110000;' numbers no character"),
+    ('"&#' + "9" * 5000 + ';"', "f.non:1: title: '&#" + "9" * 55 + "...' numbers no character"),
+])
+def test_non_text_values_are_read_whole_or_refused(value, message):
+    assert _error(nonfile, f"title {value}\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n", "f.non") == message
+
+
+@pytest.mark.parametrize("value,title", [
+    ('"The "Big" one"', 'The "Big" one'), ("plain words", "plain words"), ('"&copy 2004 &amp; &#65;&#x42;"', "\u00a9 2004 & AB"),
+    ('"&#38;#65;"', "&#65;"),  # (one reading: an escaped & starts no second escape)
+    ('"&notit;"', "\u00acit;"),  # (HTML's reading of a legacy name)
+])
+def test_non_text_values_in_quotes_and_escapes(value, title):
+    assert nonfile.load(f"title {value}\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n", "f.non").title == title
 
 
 def test_a_title_taken_from_the_file_name_has_its_control_characters_escaped(tmp_path, cli):
