@@ -187,12 +187,14 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
             if dim is None:
                 raise InputError(f"'{key}' comes before '{attr}': the {attr} must be given first", path, lineno)
             section = []
+            ended_by = None  # (line, text) of a key that ended the section before its clues did
             while i < len(lines):
                 t = lines[i].strip()
                 if not _is_clue_line(t):
                     if _PACK_SEPARATOR.fullmatch(t):
                         raise _pack(t, path, i + 1)
                     if len(section) >= dim or _is_known_key(t):
+                        ended_by = (i + 1, t)
                         break  # the next key
                     if _KEY_VALUE.fullmatch(t):  # FORMAT.md: ignore a line not recognized
                         ignored.key(t.split(None, 1)[0], i + 1, section=key)
@@ -201,7 +203,7 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
                     # where a clue must be, and no key: a bad clue, which _clue names
                 section.append((i + 1, t))
                 i += 1
-            clues, where = _section(section, dim, key, path, lineno, colours, ignored)
+            clues, where = _section(section, dim, key, path, lineno, colours, ignored, ended_by)
             if key == "rows":
                 d.rows, d.row_lines, d.rows_line = clues, where, lineno
             else:
@@ -281,9 +283,12 @@ def _goal(cells: list[tuple[int, str]], width: int | None, height: int | None, c
     return "".join("0" if ch == "0" else "1" for _, ch in cells)
 
 
-def _section(section, expected: int, key: str, path, header_line: int, colours: dict, ignored: _Ignored):
+def _section(section, expected: int, key: str, path, header_line: int, colours: dict, ignored: _Ignored,
+             ended_by: tuple[int, str] | None = None):
     """The clues of one section, and the line of each.  Each clue is read
-    before the count is checked: a bad clue is named at its own line."""
+    before the count is checked: a bad clue is named at its own line.  A
+    section too short names the key that ended it (``ended_by``: its line
+    and text), if one did: a key among the clues hides the clues after it."""
     while section and section[-1][1] == "" and len(section) > expected:
         section.pop()
     while section and section[0][1] == "" and len(section) > expected:
@@ -308,7 +313,8 @@ def _section(section, expected: int, key: str, path, header_line: int, colours: 
                          + (" (not counting blank lines)" if skip and nonblank[:expected] != section[:expected]
                             else ""), path, n)
     if len(section) < expected:
-        raise InputError(f"{plural(len(section), what + ' clue')} for {dim} {expected}", path, header_line)
+        ended = f" (line {ended_by[0]}'s {echo(ended_by[1])!r} ended the section)" if ended_by else ""
+        raise InputError(f"{plural(len(section), what + ' clue')} for {dim} {expected}{ended}", path, header_line)
     return clues, [n for n, _ in section]
 
 

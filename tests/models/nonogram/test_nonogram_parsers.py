@@ -106,6 +106,9 @@ BAD_NON = [
     ("width 2\nheight 2\nrows\n1a\n1a\ncolumns\n1b\n1a\n",
      "b.non:7: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones"),
     ("width 1\nwidth 2\n", "b.non:2: width given twice (first on line 1)"),
+    # a key among the clues ends the section: the clues after it went unnamed (QA)
+    ('width 2\nheight 2\nrows\n2\ntitle "T"\n1\ncolumns\n2\n1\n',
+     "b.non:3: 1 row clue for height 2 (line 5's 'title \"T\"' ended the section)"),
     # a first clue written on the section's own line reads as Simpson's 'rows H'
     ("width 3\nheight 2\nrows 1\n1\n2\ncolumns\n1\n1\n1\n",
      "b.non:3: 'rows 1' gives the height, as Simpson's 'rows H' does, and line 2 already gave it; "
