@@ -373,17 +373,17 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         same = "the same picture" if images["solution"] == images["goal"] else "another picture"
         ignored.warnings.append(f"{path}:{other.line}: <solution type=\"solution\"> ({same}) not used: "
                                 "the goal is the one checked")
-    d.title = _text(pz.find("title"))  # (expat has decoded its entities: no second pass)
-    if pz.find("title") is not None:
-        d.meta_lines["title"] = pz.find("title").line
-    for tag, key in (("author", "by"), ("copyright", "copyright"), ("source", "source"), ("id", "catalogue")):
+    # the puzzle's own, else its set's (the set's title was dropped unsaid, QA)
+    for tag, key in (("title", "title"), ("author", "by"), ("copyright", "copyright"), ("source", "source"),
+                     ("id", "catalogue")):
         el = pz.find(tag)
         if el is None and root.find("puzzleset") is not None:
             el = root.find("puzzleset").find(tag)
-        v = _text(el)
+        v = _text(el)  # (expat has decoded its entities: no second pass)
         if v:
             d.meta[key] = v
             d.meta_lines[key] = el.line
+    d.title = d.meta.pop("title", "")
     if "catalogue" in d.meta and "source" in d.meta:
         d.meta["catalogue"] = f"{d.meta.pop('source')} {d.meta['catalogue']}"
     return finish(d)

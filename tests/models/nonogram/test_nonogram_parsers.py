@@ -610,6 +610,16 @@ def test_xml_title_and_author_decode_their_entities_once():
     assert (p.title, p.meta["by"]) == ("AT&amp;T &lt;3 \u00e9", "R&amp;D &lt;3")
 
 
+def test_xml_a_puzzle_without_a_title_takes_its_sets():
+    # as it takes the set's author, copyright, source and id (the title was the file's name, QA)
+    text = _tiny("<title>Tiny</title>\n", "").replace("<puzzleset>\n", "<puzzleset>\n<title>Set</title>\n")
+    p = xmlfile.load(text, "t.xml")
+    assert (p.title, p.ignored) == ("Set", ())
+    assert xmlfile.load(text.replace("<author>", "<title>Own</title>\n<author>"), "t.xml").title == "Own"
+    assert _error(xmlfile, text.replace("<title>Set</title>", "<title>&#x202e;DER</title>"), "t.xml") == (
+        "t.xml:4: title '\\u202eDER' holds a bidirectional control character (U+202E)")
+
+
 def test_xml_html_entities_are_text_that_moves_no_line():
     # &NewLine; was put in as a line break before expat read the file: every
     # later error a line late; &LT; (HTML's <) broke the markup (QA)
