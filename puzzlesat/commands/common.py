@@ -392,6 +392,17 @@ def check_writable(option: str, out: str | None) -> None:
         raise InputError("cannot write: Permission denied", out)
 
 
+def same_file(a: str, b: str) -> bool:
+    """Whether two output paths name one file: the same path, or two names
+    (a hard link, a symbolic one) of a file that exists."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # (one does not exist yet)
+        return False
+
+
 def refuse_overwriting(option: str, out: str | None, *inputs: str | None) -> None:
     """An output file that is one of the puzzle files given would be
     overwritten by the output: refused before anything runs."""

@@ -210,12 +210,13 @@ def _detail(rs, job) -> str:
 def run(args) -> int:
     if args.csv == "-" and args.json:
         raise UsageError("--json and --csv without a file would both write to stdout")
-    if args.csv and args.csv != "-" and args.plot and os.path.realpath(args.csv) == os.path.realpath(args.plot):
-        raise UsageError(f"--csv and --plot both write to {args.plot}")  # (the table replaced the plot)
     import argparse
 
     from .common import (check_writable, encoding_matters, load_untimed, no_cardinality_note, redraws_lines,
-                         refuse_overwriting)
+                         refuse_overwriting, same_file)
+
+    if args.csv and args.csv != "-" and args.plot and same_file(args.csv, args.plot):
+        raise UsageError(f"--csv and --plot both write to {args.plot}")  # (the table replaced the plot)
 
     check_writable("--plot", args.plot)
     check_writable("--csv", args.csv)

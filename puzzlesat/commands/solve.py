@@ -12,7 +12,7 @@ from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_col
 from ..errors import InputError, UsageError
 from .common import (add_backend_options, add_color_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, check_writable, load, no_engine_note, note,
-                     refuse_overwriting, time_limit_said, wants_progress)
+                     refuse_overwriting, same_file, time_limit_said, wants_progress)
 
 NAME = "solve"
 HELP = "solve a puzzle and print the verified solution"
@@ -37,12 +37,18 @@ def run(args) -> int:
     render_png = getattr(puzzle, "render_png", None)
     if args.png and render_png is None:  # said before solving, not after
         raise InputError(f"--png: no PNG drawing for {puzzle.family} puzzles; use --svg")
+    if args.png:
+        try:  # (Pillow comes with matplotlib; a broken install was a traceback after the search)
+            import PIL.Image  # noqa: F401
+        except ImportError as e:
+            raise InputError(f"--png: cannot draw PNG: Pillow is not importable ({e}); "
+                             "reinstall puzzlesat's dependencies, or use --svg") from None
     if args.svg == "-" and args.png == "-":
         raise UsageError("--svg - and --png - would both write to stdout")
     drawing_on_stdout = "-" in (args.svg, args.png)
     if drawing_on_stdout and args.json:
         raise UsageError(f"--json and {'--svg' if args.svg == '-' else '--png'} - would both write to stdout")
-    if args.svg and args.svg != "-" and args.png and os.path.realpath(args.svg) == os.path.realpath(args.png):
+    if args.svg and args.svg != "-" and args.png and args.png != "-" and same_file(args.svg, args.png):
         raise UsageError(f"--svg and --png both write to {args.svg}")
     for opt, path, suffix in (("--svg", args.svg, ".svg"), ("--png", args.png, ".png")):
         refuse_overwriting(opt, path, args.instance, puzzle.path)
@@ -54,16 +60,20 @@ def run(args) -> int:
         _check_no_solution(args, puzzle, problem, out.backend)
     if out.method in (jobs.UNITS, "precheck"):
         no_engine_note(args, precheck=out.method == "precheck")
-    if out.solution is not None:
-        if args.svg:
-            _write(args.svg, puzzle.render_svg(out.solution))
-        if args.png:
-            render_png(out.solution, args.png)
-    else:
+    if out.solution is None:
         for opt, path in (("--svg", args.svg), ("--png", args.png)):
             if path:
                 note(f"puzzlesat: {opt} {path} not written: no solution to draw")
-    if args.json:
+
+    def draw() -> None:
+        if out.solution is not None:
+            if args.svg:
+                _write(args.svg, puzzle.render_svg(out.solution))
+            if args.png:
+                render_png(out.solution, args.png)
+
+    if args.json:  # (drawn first: a drawing that cannot be written is the one JSON object said)
+        draw()
         emit_json({
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
             "status": out.status.value, "backend": out.backend, "seconds": round(out.seconds, 6),
@@ -96,6 +106,8 @@ def run(args) -> int:
         else:  # e.g. an external solver that ended without an answer
             print(f"unknown: {out.backend} found no solution, nor proved that there is none: {out.stopped_by} "
                   f"({out.seconds:.3f} s)", file=report)
+        report.flush()
+        draw()  # (after the report: a drawing that cannot be written, disk full, lost the solution found)
     return {Status.SOLVED: EXIT_OK, Status.NO_SOLUTION: EXIT_NO_SOLUTION}.get(out.status, EXIT_INCOMPLETE)
 
 

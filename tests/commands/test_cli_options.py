@@ -869,7 +869,12 @@ def test_output_that_cannot_be_written_is_said_in_one_line(args, buffered, monke
         monkeypatch.setenv("PYTHONUNBUFFERED", "1")
     with open("/dev/full", "w") as full:
         r = _run_in(None, *args, stdout=full)
-    assert (r.returncode, r.stderr) == (2, "puzzlesat: cannot write the output: No space left on device\n")
+    said = "puzzlesat: cannot write the output: No space left on device\n"
+    if "--png" in args:  # the report, on stderr beside the drawing, comes first: the solution is not lost
+        assert r.returncode == 2 and r.stderr.endswith("variable\n" + said), r.stderr
+        assert r.stderr.splitlines()[-2].startswith("solved in ")
+    else:
+        assert (r.returncode, r.stderr) == (2, said)
 
 
 @pytest.mark.parametrize("args,code,err", [
@@ -963,6 +968,37 @@ def test_two_outputs_to_the_same_file_are_refused(cli, tmp_path, args, message):
     # the names as written, so ./same.out slipped past
     r = cli(*args, cwd=tmp_path)
     assert (r.code, r.err, list(tmp_path.iterdir())) == (2, message, [])
+
+
+def test_two_names_of_one_file_are_refused_as_the_same_output(cli, tmp_path):
+    # a hard link passed the comparison of real paths: the PNG was written over the SVG
+    (tmp_path / "a.svg").write_text("old")
+    os.link(tmp_path / "a.svg", tmp_path / "b.png")
+    r = cli("solve", "dancer", "--svg", "a.svg", "--png", "b.png", cwd=tmp_path)
+    assert (r.code, r.err, (tmp_path / "a.svg").read_text()) == (
+        2, "puzzlesat: --svg and --png both write to a.svg\n", "old")
+    os.link(tmp_path / "a.svg", tmp_path / "c.csv")
+    r = cli("compare", "pentomino-3x20", "-b", "exact", "--csv", "c.csv", "--plot", "a.svg", cwd=tmp_path)
+    assert (r.code, r.err) == (2, "puzzlesat: --csv and --plot both write to a.svg\n")
+
+
+def test_png_without_pillow_is_said_before_the_search_and_writes_nothing(tmp_path):
+    # a broken install: a traceback after the search, and an empty PNG left behind
+    (tmp_path / "PIL").mkdir()
+    (tmp_path / "PIL" / "__init__.py").write_text("raise ImportError('no Pillow here')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "dancer", "--png", "d.png"],
+                       capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2, "", "puzzlesat: --png: cannot draw PNG: Pillow is not importable (no Pillow here); "
+               "reinstall puzzlesat's dependencies, or use --svg\n")
+    assert not (tmp_path / "d.png").exists()
+
+
+def test_a_drawing_that_cannot_be_written_comes_after_the_solution_found(cli, tmp_path):
+    r = cli("solve", "dancer", "--svg", "/dev/full")  # (Linux: a device that is always full)
+    assert r.code == 2 and r.out.splitlines()[-1].startswith("solved ")
+    assert r.err.splitlines()[-1] == "puzzlesat: /dev/full: cannot write: No space left on device"
 
 
 def test_a_dumb_terminal_gets_no_colour_and_no_redrawn_progress_line(monkeypatch):

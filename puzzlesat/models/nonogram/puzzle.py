@@ -235,14 +235,15 @@ class Nonogram(Puzzle):
 
         from ...errors import InputError
 
+        data = render.png(self, solution)  # (drawn before the file is opened: a failure left it empty)
         if path == "-":
             sys.stdout.flush()
-            sys.stdout.buffer.write(render.png(self, solution))
+            sys.stdout.buffer.write(data)
             sys.stdout.buffer.flush()
             return
         try:
             with open(path, "wb") as f:
-                f.write(render.png(self, solution))
+                f.write(data)
         except OSError as e:
             raise InputError(f"cannot write: {e.strerror}", path) from None
 
