@@ -33,6 +33,12 @@ order literals [state >= q] to the CNF encoding of run-length automata.  Ratios 
 ``--baseline`` (default: the plain CP-SAT automaton model), measured in the
 same run.  The shared data is found beside the repository (../shared) or at
 $PUZZLESAT_SHARED.
+
+A run cut by the time limit shows ``> LIMIT``; a run that failed (the engine
+raised, or its process died) shows ``error``, is counted apart in the totals
+and listed with its reason under the tables.  The exit code is 4 when the
+verdicts disagree or a run failed, 2 for bad arguments (an unknown set,
+engine or variant), else 0.
 """
 
 from __future__ import annotations
@@ -70,9 +76,20 @@ def files(sets: list[str]) -> list[Path]:
     return out
 
 
+FLAGS = ("pre", "goal", "sym", "dfa", "both", "order")
+
+
 def _work(path: Path, engine: str, send) -> None:
-    """In a forked child: one search for two solutions, reporting CPU times."""
+    """In a forked child: one search for two solutions, reporting CPU times;
+    an exception is reported as ("error", its one-line message)."""
     os.setsid()  # its own process group: a timeout kills solver children too
+    try:
+        _search(path, engine, send)
+    except BaseException as e:  # (the run failed: said as such, not as a timeout)
+        send.send(("error", f"{type(e).__name__}: {e}".splitlines()[0]))
+
+
+def _search(path: Path, engine: str, send) -> None:
     name, *flags = engine.split("+")
     regular.ORDER_LITERALS = "order" in flags
     c0 = _cpu()
@@ -131,7 +148,7 @@ def run_one(path: Path, engine: str, time_limit: float) -> dict:
     w0 = time.perf_counter()
     proc.start()
     send.close()
-    out = {"first": None, "decide": None, "verdict": "timeout"}
+    out = {"first": None, "decide": None, "verdict": "timeout", "error": None}
     try:
         while True:
             left = time_limit - (time.perf_counter() - w0)
@@ -139,11 +156,15 @@ def run_one(path: Path, engine: str, time_limit: float) -> dict:
                 break
             try:
                 msg = recv.recv()
-            except EOFError:
-                out["verdict"] = f"crashed ({proc.exitcode})"
+            except EOFError:  # died without a word (a signal, the OOM killer, os._exit)
+                proc.join(1)
+                out["verdict"], out["error"] = "error", f"the run's process died (exit code {proc.exitcode})"
                 break
             if msg[0] == "first":
                 out["first"] = msg[1]
+            elif msg[0] == "error":
+                out["verdict"], out["error"] = "error", msg[1]
+                break
             else:
                 out["decide"], out["verdict"] = msg[1], msg[2]
                 break
@@ -161,6 +182,26 @@ def fmt(x) -> str:
     return "—" if x is None else f"{x:.2f}"
 
 
+def _bad_input(msg: str) -> int:
+    print(f"nonograms.py: {msg}", file=sys.stderr)
+    return 2
+
+
+def _check_engine(engine: str) -> str | None:
+    """Why ``engine`` cannot be run (an unknown back end or variant flag), or None."""
+    name, *flags = engine.split("+")
+    unknown = [f for f in flags if f not in FLAGS]
+    if unknown:
+        return f"--engines/--baseline: {engine!r}: unknown variant {'+'.join(unknown)!r}; " \
+               f"the variants are +{', +'.join(FLAGS)}"
+    if name != "default":
+        try:
+            get_backend(name)
+        except Exception as e:  # BackendError and its kin: the message names the choices
+            return f"--engines/--baseline: {engine!r}: {e}"
+    return None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=["survey", "n-dom", "nonogram-db"])
@@ -170,21 +211,35 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", help="only puzzles whose file name contains one of these")
     args = ap.parse_args(argv)
     if not DATA.is_dir():
-        print(f"no nonogram data at {DATA} (set PUZZLESAT_SHARED)", file=sys.stderr)
-        return 2
+        return _bad_input(f"no nonogram data at {DATA} (set PUZZLESAT_SHARED)")
+    known = sorted(d.name for d in DATA.iterdir() if d.is_dir())
+    for s in args.sets:
+        if s not in known or not any((DATA / s).rglob("*.non")):
+            return _bad_input(f"--sets: no set {s!r} (no .non files in {DATA / s}); "
+                              f"the sets are: {', '.join(known)}")
+    if args.time_limit <= 0:
+        return _bad_input(f"--time-limit: {args.time_limit} is not a positive number of seconds")
+    for e in dict.fromkeys(args.engines + [args.baseline]):
+        why = _check_engine(e)
+        if why:
+            return _bad_input(why)
+    chosen = [f for f in files(args.sets) if not args.only or any(o in f.name for o in args.only)]
+    if not chosen:
+        return _bad_input(f"--only {' '.join(args.only)}: no puzzle in the sets {', '.join(args.sets)} matches")
+    for o in args.only or ():
+        if not any(o in f.name for f in chosen):
+            print(f"nonograms.py: note: --only {o!r} matches no puzzle in the sets given", file=sys.stderr)
     engines = list(dict.fromkeys(args.engines + ([args.baseline] if args.baseline not in args.engines else [])))
     results: dict[tuple[str, str], dict] = {}
     rows = []
-    for f in files(args.sets):
-        if args.only and not any(o in f.name for o in args.only):
-            continue
+    for f in chosen:
         label = str(f.relative_to(DATA))
         p = load_puzzle(str(f))
         for e in engines:
             res = run_one(f, e, args.time_limit)
             results[(label, e)] = res
             print(f"{label:40s} {e:16s} first {fmt(res['first']):>6s}  decide {fmt(res['decide']):>6s}  "
-                  f"{res['verdict']}", file=sys.stderr, flush=True)
+                  f"{res['verdict']}" + (f" ({res['error']})" if res["error"] else ""), file=sys.stderr, flush=True)
         rows.append((label, f"{p.width}x{p.height}"))
 
     # one markdown table per measure: CPU seconds per puzzle and engine, then totals and ratios
@@ -199,7 +254,9 @@ def main(argv=None) -> int:
             for e in engines:
                 r = results[(label, e)]
                 v = r[measure]
-                cells.append(fmt(v) if v is not None else f"> {args.time_limit:.0f}")
+                # a run that failed is an error, not a time: never "> limit"
+                cells.append(fmt(v) if v is not None else "error" if r["verdict"] == "error"
+                             else f"> {args.time_limit:g}")
             out.append(f"| {label} | {size} | " + " | ".join(cells) + " |")
         for s in args.sets:
             labels = [l for l, _ in rows if l.startswith(s + "/")]
@@ -207,10 +264,13 @@ def main(argv=None) -> int:
                 continue
             tot = []
             for e in engines:
-                vals = [results[(l, e)][measure] for l in labels]
-                done = [v for v in vals if v is not None]
-                t = sum(done)
-                tot.append(f"{t:.2f}" + (f" (+{len(vals) - len(done)} timeouts)" if len(done) < len(vals) else ""))
+                rs = [results[(l, e)] for l in labels]
+                done = [r[measure] for r in rs if r[measure] is not None]
+                errors = sum(1 for r in rs if r[measure] is None and r["verdict"] == "error")
+                timeouts = len(rs) - len(done) - errors
+                extra = [f"+{timeouts} timeout{'s' * (timeouts != 1)}"] * bool(timeouts) + \
+                    [f"+{errors} error{'s' * (errors != 1)}"] * bool(errors)
+                tot.append(f"{sum(done):.2f}" + (f" ({', '.join(extra)})" if extra else ""))
             out.append(f"| **total {s}** | {len(labels)} | " + " | ".join(f"**{t}**" for t in tot) + " |")
         base = args.baseline
         ratios = []
@@ -222,14 +282,27 @@ def main(argv=None) -> int:
             else:
                 ratios.append("—")
         out.append(f"| *speed-up vs {base}* (on puzzles both finish) | | " + " | ".join(ratios) + " |")
+    # answers only: a timeout or a failed run gives none (the failures are listed)
     verdicts = {}
     for (label, e), r in results.items():
-        verdicts.setdefault(label, set()).add(r["verdict"])
-    bad = {l: v for l, v in verdicts.items() if len(v - {"timeout"}) > 1}
+        if r["verdict"] not in ("timeout", "error"):
+            verdicts.setdefault(label, set()).add(r["verdict"])
+    bad = {l: v for l, v in verdicts.items() if len(v) > 1}
+    failed = [(label, e, r["error"]) for (label, e), r in results.items() if r["verdict"] == "error"]
     out.append("")
-    out.append("Verdicts agree across engines." if not bad else f"DISAGREEMENT: {bad}")
+    if bad:
+        out.append(f"DISAGREEMENT: {bad}")
+    elif failed:
+        out.append(f"Verdicts of the runs that finished agree across engines; {len(failed)} "
+                   f"run{'s' * (len(failed) != 1)} failed, with no verdict:")
+    else:
+        out.append("Verdicts agree across engines.")
+    if failed:
+        if bad:
+            out.append(f"ERRORS: {len(failed)} run{'s' * (len(failed) != 1)} failed, with no verdict:")
+        out += [f"- {label} {e}: {why}" for label, e, why in failed]
     print("\n".join(out))
-    return 0 if not bad else 4
+    return 4 if bad or failed else 0
 
 
 if __name__ == "__main__":
