@@ -2,8 +2,13 @@
 
 Each option set runs in its own process (PySAT cannot interrupt CaDiCaL),
 killed at ``--timeout`` wall seconds; prints one line per run with the CPU
-seconds of the solve (building the CNF excluded).  The CNF is the one
-``puzzlesat solve -b cadical195`` gives the solver (default line encoding):
+seconds of the solve (building the CNF excluded).  The CNF is the puzzle's
+model in the default line encoding, by default as stated: the one
+``puzzlesat solve -b cadical195 --no-preprocess`` gives the solver.  With
+``--preprocess`` (nonograms) it is the one ``puzzlesat solve -b cadical195``
+gives by default: the cells line logic fixes as unit clauses and each
+block's starts narrowed to agree with them.  The table's first line says
+which was measured:
 
     python benchmarks/cadical_options.py ../shared/data/nonograms/survey/faase.non \\
         '{}' '{"phase": 0}' '{"phase": 0, "stabilizeonly": 1}' '{"phase": 0, "stabilizeonly": 1, "seed": 1}'
@@ -28,9 +33,10 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 
-def child(puzzle_path: str, options: dict) -> None:
+def child(puzzle_path: str, options: dict, preprocess: bool = False) -> None:
     from pysat.solvers import Cadical195
 
     from puzzlesat.encoders.cnf import encode_cnf
@@ -38,7 +44,7 @@ def child(puzzle_path: str, options: dict) -> None:
 
     extras = {k: options.pop(k) for k in list(options) if k.startswith("+")}
     puzzle = load_puzzle(puzzle_path)
-    problem = puzzle.compile()
+    problem = puzzle.compile(preprocess=True) if preprocess else puzzle.compile()
     clauses = list(encode_cnf(problem).clauses)
     if extras:
         clauses, phases = nonogram_extras(puzzle, problem, clauses, extras)
@@ -126,30 +132,68 @@ def main() -> None:
     ap.add_argument("puzzle")
     ap.add_argument("options", nargs="+", help="JSON objects of CaDiCaL options, one run each ('{}': defaults)")
     ap.add_argument("--timeout", type=float, default=100.0, help="wall seconds per run (default %(default)s)")
+    add_preprocess_option(ap)
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.puzzle, json.loads(args.options[0]))
+        child(args.puzzle, json.loads(args.options[0]), args.preprocess)
         return
-    run_table(__file__, args.puzzle, args.options, args.timeout, "options",
-              check=json.loads)  # a malformed one fails here, not in the child
+    for o in args.options:  # a malformed one fails here, before any run
+        try:
+            if not isinstance(json.loads(o), dict):
+                raise ValueError("not a JSON object")
+        except ValueError as e:
+            print(f"cadical_options.py: options {o!r}: {e}", file=sys.stderr)
+            sys.exit(2)
+    run_table(__file__, args.puzzle, args.options, args.timeout, "options", preprocess=args.preprocess)
 
 
-def run_table(script: str, puzzle: str, runs: list[str], timeout: float, label: str, check=None) -> None:
+def add_preprocess_option(ap) -> None:
+    """``--preprocess``, shared with benchmarks/other_solvers.py."""
+    ap.add_argument("--preprocess", action="store_true",
+                    help="measure the preprocessed CNF (nonograms: the model puzzlesat solve gives by default); "
+                         "default: the model as stated (puzzlesat solve --no-preprocess)")
+
+
+def describe_model(puzzle_path: str, preprocess: bool) -> str:
+    """The line saying which CNF is measured; exits (2) with a one-line
+    message when the puzzle cannot be loaded or has no preprocessing step."""
+    from puzzlesat.loading import load_puzzle
+
+    try:
+        puzzle = load_puzzle(puzzle_path)
+    except Exception as e:  # InputError and its kin: a bad path or file
+        print(f"{Path(sys.argv[0]).name}: {e}", file=sys.stderr)
+        sys.exit(2)
+    if preprocess and not hasattr(puzzle, "preprocess"):
+        print(f"{Path(sys.argv[0]).name}: --preprocess: {puzzle.family} puzzles have no preprocessing step",
+              file=sys.stderr)
+        sys.exit(2)
+    return (f"CNF of {puzzle_path}: " + ("preprocessed (as puzzlesat solve gives it by default)" if preprocess else
+                                        "the model as stated (puzzlesat solve --no-preprocess)"))
+
+
+def run_table(script: str, puzzle: str, runs: list[str], timeout: float, label: str, check=None,
+              preprocess: bool = False) -> None:
     """Each run in its own process (``script --child PUZZLE RUN``, which prints
     one JSON line with ``result`` and ``cpu``), killed at ``timeout`` wall
-    seconds; one markdown table row per run.  ``check(run)`` is called just
+    seconds; one markdown table row per run, after a line saying which CNF
+    (``preprocess``: the preprocessed model).  ``check(run)`` is called just
     before it is started.  Shared with benchmarks/other_solvers.py."""
+    print(describe_model(puzzle, preprocess) + "\n")
     print(f"| {label} | result | CPU s |")
     print("|---|---|---|")
     for run in runs:
         if check is not None:
             check(run)
         try:
-            p = subprocess.run([sys.executable, script, "--child", puzzle, run], capture_output=True,
+            p = subprocess.run([sys.executable, script, "--child", puzzle, run,
+                                *(["--preprocess"] if preprocess else [])], capture_output=True,
                                text=True, timeout=timeout)
             r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else None
-            cell = f"{r['result']} | {r['cpu']:.1f}" if r else f"error | {p.stderr.strip()[-200:]}"
+            # a failed child: the last line of its stderr (the exception), not the whole traceback
+            why = (p.stderr.strip().splitlines() or [f"exit code {p.returncode}"])[-1][-200:].replace("|", "\\|")
+            cell = f"{r['result']} | {r['cpu']:.1f}" if r else f"error | {why}"
         except subprocess.TimeoutExpired:
             cell = f"no result | > {timeout:g} wall"
         print(f"| `{run}` | {cell} |", flush=True)

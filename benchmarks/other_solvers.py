@@ -17,8 +17,12 @@ prints the CPU seconds of the search, building excluded):
 
 Neither package is a puzzlesat dependency: install them somewhere else and
 put them on the path, e.g. ``pip install --target /tmp/other exact clingo``
-and ``PYTHONPATH=/tmp/other``.  The CNF is the one ``puzzlesat solve -b
-cadical195`` gives the solver (cell variables first, row by row).
+and ``PYTHONPATH=/tmp/other``.  The CNF is the puzzle's model (cell
+variables first, row by row), by default as stated: the one ``puzzlesat
+solve -b cadical195 --no-preprocess`` gives the solver.  With
+``--preprocess`` it is the one ``puzzlesat solve -b cadical195`` gives by
+default (the cells line logic fixes as unit clauses, each block's starts
+narrowed to agree).  The table's first line says which was measured.
 """
 
 from __future__ import annotations
@@ -28,12 +32,12 @@ import json
 import time
 
 
-def child(puzzle_path: str, engine: str) -> None:
+def child(puzzle_path: str, engine: str, preprocess: bool = False) -> None:
     from puzzlesat.encoders.cnf import encode_cnf
     from puzzlesat.loading import load_puzzle
 
     puzzle = load_puzzle(puzzle_path)
-    cnf = encode_cnf(puzzle.compile())
+    cnf = encode_cnf(puzzle.compile(preprocess=True) if preprocess else puzzle.compile())
     n_vars = max((abs(lit) for cl in cnf.clauses for lit in cl), default=0)
     width, height = puzzle.width, puzzle.height
     if engine.startswith("exact"):
@@ -83,14 +87,15 @@ def main() -> None:
     ap.add_argument("puzzle")
     ap.add_argument("engines", nargs="+", help="exact[+sums][+bands] or clasp:CONFIG, one run each")
     ap.add_argument("--timeout", type=float, default=95.0, help="wall seconds per run (default %(default)s)")
+    from cadical_options import add_preprocess_option, run_table  # (this directory is on the path as a script)
+
+    add_preprocess_option(ap)
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.puzzle, args.engines[0])
+        child(args.puzzle, args.engines[0], args.preprocess)
         return
-    from cadical_options import run_table  # (this directory is on the path when run as a script)
-
-    run_table(__file__, args.puzzle, args.engines, args.timeout, "engine")
+    run_table(__file__, args.puzzle, args.engines, args.timeout, "engine", preprocess=args.preprocess)
 
 if __name__ == "__main__":
     main()

@@ -9,8 +9,11 @@ the clues fixed by all eight symmetries of the square): easy for any engine
 (unit propagation alone solves it) and large, so that what the
 symmetric-first search adds (its subspaces' equalities, a model per
 subspace, forked time slices) is what is measured.  Each run is ``solve``
-(jobs.solve) in a fresh forked process: "sym" as the CLI runs it, "plain"
-with the symmetric-first search switched off (the baseline).  The times are
+(jobs.solve) in a fresh forked process on the model as stated, i.e. what
+``puzzlesat solve --no-preprocess`` searches (the CLI preprocesses by
+default, and line logic alone solves these discs: no search would run):
+"sym" with the symmetric-first search where the CLI uses it, "plain" with it
+switched off (the baseline).  The times are
 CPU seconds of that process and its children, compiling included; the
 solution is verified.  Rounds alternate sym and plain; the ratio is
 sym / plain per round.
