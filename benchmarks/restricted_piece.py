@@ -1,17 +1,25 @@
 """Which piece to restrict to orbit representatives in a count up to symmetry.
 
-jobs._orbits restricts the invariant ExactlyOne constraint with the most free
-orbits (fewest variables breaking ties): for the 6x10 box, the X pentomino.
-This times the same count with each invariant constraint in turn, CPU seconds
-in this process (its children included), exact-cover engine:
+jobs._orbits restricts the invariant ExactlyOne constraint (one every
+symmetry maps onto itself) whose orbits are most often free -- the largest
+share of its orbits that no symmetry but the identity fixes, fewest
+variables breaking ties: for the 6x10 box, the X pentomino.  This times the
+same count with each invariant constraint in turn, CPU seconds in this
+process (its children included), exact-cover engine:
 
     python benchmarks/restricted_piece.py pentomino-6x10
+
+An instance with no invariant ExactlyOne constraint (tetromino-L-4x4: four
+copies of one piece, so its only ExactlyOne constraints are its cells',
+which the symmetries move) has no piece to restrict: that is said and
+nothing is timed.
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import sys
 
 from puzzlesat import jobs
 from puzzlesat.backends import get_backend
@@ -24,14 +32,23 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime + c.ru_utime + c.ru_stime
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("instance")
     args = ap.parse_args()
-    puzzle = load_puzzle(args.instance)
-    problem = puzzle.compile()
+    try:
+        puzzle = load_puzzle(args.instance)
+        problem = puzzle.compile()
+    except Exception as e:  # a bad name or file: said in one line
+        print(f"restricted_piece.py: {e}", file=sys.stderr)
+        return 2
     group = problem.symmetries
-    default, _ = jobs._invariant_exactly_one(problem, group)
+    found = jobs._invariant_exactly_one(problem, group)
+    if found is None:
+        print(f"{args.instance}: no ExactlyOne constraint is mapped onto itself by all {len(group)} symmetries, "
+              "so there is no piece to restrict to orbit representatives; nothing to time")
+        return 0
+    default = found[0]
     chosen = jobs._invariant_exactly_one
     print("| restricted constraint | variables | orbits | count up to symmetry | CPU s |")
     print("|---|---|---|---|---|")
@@ -49,7 +66,8 @@ def main() -> None:
                   flush=True)
     finally:
         jobs._invariant_exactly_one = chosen
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
