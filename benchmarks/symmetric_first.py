@@ -16,7 +16,9 @@ default, and line logic alone solves these discs: no search would run):
 switched off (the baseline).  The times are
 CPU seconds of that process and its children, compiling included; the
 solution is verified.  Rounds alternate sym and plain; the ratio is
-sym / plain per round.
+sym / plain per round.  A run past the time limit shows ``> LIMIT``; a run
+that failed shows ``error``, its reason is listed under the table, the
+table goes on and the exit code is 4.
 """
 
 from __future__ import annotations
@@ -51,50 +53,85 @@ def _cpu() -> float:
 
 def _work(n: int, engine: str, symmetric: bool, send) -> None:
     os.setsid()  # its own process group: a timeout kills solver children too
-    if not symmetric:
-        jobs._symmetric_first = lambda *a, **k: False
-    c0 = _cpu()
-    puzzle = disc(n)
-    out = jobs.solve(puzzle, get_backend(engine))  # decoded and verified
-    assert out.status == Status.SOLVED, out
-    send.send((_cpu() - c0, out.method or "search"))
+    try:
+        if not symmetric:
+            jobs._symmetric_first = lambda *a, **k: False
+        c0 = _cpu()
+        puzzle = disc(n)
+        out = jobs.solve(puzzle, get_backend(engine))  # decoded and verified
+        if out.status != Status.SOLVED:
+            raise RuntimeError(f"solve ended {out.status.value}, not solved")
+        send.send(("done", _cpu() - c0, out.method or "search"))
+    except BaseException as e:  # the run failed: said for its cell, the table goes on
+        send.send(("error", f"{type(e).__name__}: {e}".splitlines()[0]))
 
 
-def run(n: int, engine: str, symmetric: bool, time_limit: float):
+def run(n: int, engine: str, symmetric: bool, time_limit: float) -> dict:
+    """{"cpu", "how"} for a solve, {"error"} for a run that failed, {} for one
+    killed at the time limit."""
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_work, args=(n, engine, symmetric, send))
     proc.start()
     send.close()
-    got = recv.recv() if recv.poll(time_limit) else None
-    if got is None:
+    got: dict = {}
+    if recv.poll(time_limit):
         try:
-            os.killpg(proc.pid, 9)
-        except ProcessLookupError:
-            pass
+            msg = recv.recv()
+            got = {"cpu": msg[1], "how": msg[2]} if msg[0] == "done" else {"error": msg[1]}
+        except EOFError:  # died without a word (a signal, the OOM killer)
+            proc.join(1)
+            got = {"error": f"the run's process died (exit code {proc.exitcode})"}
+    try:
+        os.killpg(proc.pid, 9)
+    except ProcessLookupError:
+        pass
     proc.join()
     return got
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[250, 500, 1000])
     ap.add_argument("--engines", nargs="+", default=["cadical195", "cpsat"])
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=300.0)
     args = ap.parse_args()
+    bad = ([f"--sizes: {n} is not a positive size" for n in args.sizes if n < 1]
+           + [f"--rounds: {args.rounds} is not a positive number"] * (args.rounds < 1)
+           + [f"--time-limit: {args.time_limit} is not a positive number of seconds"] * (not args.time_limit > 0))
+    for e in args.engines:
+        try:
+            get_backend(e)
+        except Exception as exc:  # an unknown or uninstalled engine
+            bad.append(f"--engines: {exc}")
+    if bad:
+        print(f"symmetric_first.py: {bad[0]}", file=sys.stderr)
+        return 2
     print("| disc | engine | round | sym CPU s | plain CPU s | sym / plain | how sym found it |")
     print("|---|---|---|---|---|---|---|")
+    failed = []
+
+    def cell(r: dict, what: str) -> str:
+        if "error" in r:
+            failed.append(f"{what}: {r['error']}")
+            return "error"
+        return f"{r['cpu']:.2f}" if r else f"> {args.time_limit:g}"
+
     for n in args.sizes:
         for engine in args.engines:
             for k in range(1, args.rounds + 1):
                 sym = run(n, engine, True, args.time_limit)
                 plain = run(n, engine, False, args.time_limit)
-                s = f"{sym[0]:.2f}" if sym else f"> {args.time_limit:g}"
-                p = f"{plain[0]:.2f}" if plain else f"> {args.time_limit:g}"
-                ratio = f"{sym[0] / plain[0]:.2f}x" if sym and plain else "—"
-                print(f"| {n}x{n} | {engine} | {k} | {s} | {p} | {ratio} | {sym[1] if sym else '—'} |", flush=True)
+                s = cell(sym, f"{n}x{n} {engine} round {k} sym")
+                p = cell(plain, f"{n}x{n} {engine} round {k} plain")
+                ratio = f"{sym['cpu'] / plain['cpu']:.2f}x" if "cpu" in sym and "cpu" in plain else "—"
+                print(f"| {n}x{n} | {engine} | {k} | {s} | {p} | {ratio} | {sym.get('how', '—')} |", flush=True)
+    if failed:
+        print(f"\n{len(failed)} run{'s' * (len(failed) != 1)} failed:")
+        print("\n".join(f"- {f}" for f in failed))
+    return 4 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
