@@ -7,13 +7,17 @@ With no file: a generated 20x20 puzzle whose every row and column clue is
 counted within the limit) and the survey's small puzzles and n-Dom 10-13
 (unique: the serial slice should leave them unsplit, at -j 1's speed).
 Each count is `puzzlesat count FILE --no-goal --json -t T` in a fresh
-process; wall seconds and CPU seconds (the process and its children).
+process; wall seconds and CPU seconds (the process and its children).  The
+shared data is found beside the repository (../shared) or at
+$PUZZLESAT_SHARED, as for benchmarks/nonograms.py; a count that fails shows
+its error in its cell and makes the exit code 4.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -21,7 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonograms"
+REPO = Path(__file__).resolve().parents[1]
+#: the shared data, beside the repository or at $PUZZLESAT_SHARED (as benchmarks/nonograms.py)
+SHARED = Path(os.environ.get("PUZZLESAT_SHARED", REPO.parent / "shared"))
+DATA = SHARED / "data" / "nonograms"
 
 
 def ones(n: int, folder: Path) -> Path:
@@ -35,7 +42,13 @@ def run(f: Path, jobs: int, limit: float) -> dict:
     p = subprocess.run([sys.executable, "-m", "puzzlesat", "count", str(f), "-j", str(jobs), "--no-goal", "--json",
                         "-t", str(limit)], capture_output=True, text=True)
     wall, k1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
-    d = json.loads(p.stdout)
+    try:
+        d = json.loads(p.stdout)
+    except ValueError:
+        d = {}
+    if "count" not in d:  # a failed count: its JSON error, else its last line on stderr
+        why = d.get("error") or (p.stderr.strip().splitlines() or [""])[-1] or f"exit code {p.returncode}"
+        return {"error": str(why)}
     return {"count": d["count"], "complete": d["complete"], "parts": d["subproblems"], "wall": wall,
             "cpu": (k1.ru_utime - k0.ru_utime) + (k1.ru_stime - k0.ru_stime)}
 
@@ -45,23 +58,44 @@ def main(argv=None) -> int:
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--time-limit", type=float, default=20.0)
     args = ap.parse_args(argv)
+    if not args.time_limit > 0:
+        return _bad_input(f"--time-limit: {args.time_limit} is not a positive number of seconds")
+    missing = [f for f in args.files if not f.is_file()]
+    if missing:
+        return _bad_input(f"no such file: {missing[0]}")
+    if not args.files:
+        data = [*sorted((DATA / "survey").glob("webpbn-*.non")),
+                *(DATA / "n-dom" / f"{n}-dom.non" for n in (10, 11, 12, 13))]
+        if not DATA.is_dir() or not all(f.is_file() for f in data) or len(data) == 4:
+            return _bad_input(f"no nonogram data (survey/webpbn-*.non, n-dom/10..13-dom.non) at {DATA} "
+                              "(set PUZZLESAT_SHARED, or give the files)")
+    failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        files = args.files or [ones(20, Path(tmp))] + sorted((DATA / "survey").glob("webpbn-*.non")) + [
-            DATA / "n-dom" / f"{n}-dom.non" for n in (10, 11, 12, 13)]
+        files = args.files or [ones(20, Path(tmp)), *data]
         print("| puzzle | -j 1 | -j 2 | -j 2 / -j 1 |")
         print("|---|---|---|---|")
         for f in files:
             a, b = run(f, 1, args.time_limit), run(f, 2, args.time_limit)
 
             def cell(r):
+                if "error" in r:
+                    return f"error: {r['error']}"
                 n = f"{r['count']:,}" + ("" if r["complete"] else "+")
                 return f"{n} in {r['wall']:.2f} s wall, {r['cpu']:.2f} CPU-s, {r['parts']} parts"
-            if a["complete"] and b["complete"]:
+            if "error" in a or "error" in b:
+                failed += 1
+                ratio = "—"
+            elif a["complete"] and b["complete"]:
                 ratio = f"{b['wall'] / a['wall']:.2f}x wall"
             else:
                 ratio = f"{b['count'] / max(1, a['count']):.2f}x solutions"
             print(f"| {f.name} | {cell(a)} | {cell(b)} | {ratio} |", flush=True)
-    return 0
+    return 4 if failed else 0
+
+
+def _bad_input(msg: str) -> int:
+    print(f"nonogram_jobs.py: {msg}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":
