@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -54,12 +56,20 @@ def run(instance: str, backend: str, unique: bool, timeout: float) -> dict:
             "expected": data.get("expected"), "note": data.get("stopped_by") or ""}
 
 
+def secs(x: float) -> str:
+    """Seconds to 3 significant digits in plain notation (0.0421, 0.5, 3.87, 147): a fast count is not 0.0."""
+    if x <= 0:
+        return "0"
+    d = max(0, 2 - math.floor(math.log10(x)))
+    return f"{round(x, d):.{d}f}"
+
+
 def cell(r: dict) -> str:
     if r["count"] is None:
         return f"- ({r['note']})"
     n = f"{r['count']:,}" if r["complete"] else f"≥ {r['count']:,}"
     mark = "" if not r["complete"] or r.get("expected") in (None, r["count"]) else " (expected differs!)"
-    return f"{n} in {r['seconds']:.1f} s{mark}"
+    return f"{n} in {secs(r['seconds'])} s{mark}"
 
 
 def main() -> int:
@@ -69,8 +79,12 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per count (default 600)")
     ap.add_argument("--out", help="also write the markdown table here")
     args = ap.parse_args()
-    lines = [f"timeout {args.timeout:.0f} s per count; `python benchmarks/lattices.py "
-             f"--timeout {args.timeout:.0f}`", "",
+    if not args.timeout > 0:
+        print(f"lattices.py: --timeout: {args.timeout} is not a positive number of seconds", file=sys.stderr)
+        return 2
+    # the command as given, every option in it: what reproduces this table
+    lines = [f"timeout {args.timeout:g} s per count; "
+             f"`{shlex.join(['python', 'benchmarks/lattices.py', *sys.argv[1:]])}`", "",
              "| instance | back end | raw count | unique count |", "|---|---|---|---|"]
     print("\n".join(lines), flush=True)
     for inst in args.instances:
