@@ -12,6 +12,11 @@ without it ("left out", the old translation: the baseline), each in a fresh
 child process killed at the limit, CPU seconds:
 
     python benchmarks/repeated_kinds.py [--time-limit 30]
+
+The two translations must give the same answer (the same count, or both a
+first solution): where both answered and they differ the answer column says
+DISAGREE, the difference is printed under the table and the exit code is 1.
+A child that fails shows its error in its cell (exit code 1 too).
 """
 
 from __future__ import annotations
@@ -56,13 +61,21 @@ def run_one(path: str, job: str, stated: bool) -> dict:
 def measure(path: str, job: str, stated: bool, limit: float) -> dict:
     cmd = [sys.executable, __file__, "--one", path, job, "stated" if stated else "left-out"]
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, check=True).stdout
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
     except subprocess.TimeoutExpired:
         return {"timeout": limit}
-    return json.loads(out.splitlines()[-1])
+    try:
+        if p.returncode == 0:
+            return json.loads(p.stdout.splitlines()[-1])
+    except (ValueError, IndexError):
+        pass
+    # a failed child: the last line of its stderr (the exception), not its traceback
+    return {"error": (p.stderr.strip().splitlines() or [f"exit code {p.returncode}"])[-1]}
 
 
 def cell(r: dict, base: dict | None = None) -> str:
+    if "error" in r:
+        return f"error: {r['error']}"
     if "timeout" in r:
         return f">{r['timeout']:g} (no answer)"
     s = f"{r['cpu']:.3f}"
@@ -86,6 +99,7 @@ def main(argv=None) -> int:
     print()
     print("| box | job | answer | count left out (baseline) | count stated |")
     print("|---|---|---|---|---|")
+    disagree, failed = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for name, (text, job) in BOXES.items():
             path = name
@@ -95,11 +109,23 @@ def main(argv=None) -> int:
                     f.write(text)
             old = measure(path, job, False, args.time_limit)
             new = measure(path, job, True, args.time_limit)
-            answer = new.get("count", old.get("count", "?"))
-            answer = "solved" if job == "solve" and answer == 1 else f"{answer:,}" if isinstance(answer, int) else answer
+            failed += "error" in old or "error" in new
+            if "count" in old and "count" in new and old["count"] != new["count"]:
+                disagree.append(f"{name}: {job}: count left out {old['count']:,}, count stated {new['count']:,}")
+                answer = "DISAGREE"
+            else:
+                answer = new.get("count", old.get("count", "?"))
+                if job == "solve" and answer in (0, 1):
+                    answer = "solved" if answer else "no solution"
+                elif isinstance(answer, int):
+                    answer = f"{answer:,}"
             print(f"| {name} | {'first solution' if job == 'solve' else 'count'} | {answer} | {cell(old)} | "
                   f"{cell(new, old)} |", flush=True)
-    return 0
+    for d in disagree:
+        print(f"DISAGREE: {d}")
+    if failed:
+        print(f"{failed} box{'es' * (failed != 1)} with a run that failed (see the table)")
+    return 1 if disagree or failed else 0
 
 
 if __name__ == "__main__":
