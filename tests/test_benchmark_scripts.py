@@ -57,3 +57,69 @@ def test_the_preprocessing_benchmark_runs_its_clause_orders(shared_dir):
     lines = out.splitlines()
     assert [line.split(",")[0].strip() for line in lines] == ["as stated", "preprocessed"]
     assert all(", fixed by all 2 symmetries, " in line for line in lines)
+
+
+def _refused(*args: str, timeout: float = 120) -> str:
+    """A bad-input run: exit 2, one line on stderr, no traceback; the line."""
+    r = subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr, r.stderr
+    return r.stderr.strip().splitlines()[-1]
+
+
+def test_the_nonogram_benchmark_refuses_an_unknown_set(shared_dir):
+    # (it printed empty tables and "Verdicts agree across engines.")
+    assert "no set 'nosuch'" in _refused("benchmarks/nonograms.py", "--sets", "nosuch")
+
+
+def test_the_nonogram_benchmark_shows_a_failed_run_as_an_error(shared_dir):
+    # kasteleyn only counts domino tilings: its runs fail, and were shown as "> 3"
+    r = subprocess.run([sys.executable, "benchmarks/nonograms.py", "--sets", "n-dom", "--only", "5-dom",
+                        "--engines", "kasteleyn", "cadical195", "--baseline", "cadical195", "--time-limit", "60"],
+                       cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 4, r.stdout + r.stderr
+    assert "| n-dom/5-dom.non | 11x11 | error | " in r.stdout
+    assert "(+1 error)" in r.stdout and "timeout" not in r.stdout
+    assert "1 run failed" in r.stdout and "- n-dom/5-dom.non kasteleyn: BackendError" in r.stdout
+
+
+def test_the_spine_benchmark_refuses_an_unknown_job():
+    line = _refused("benchmarks/spine.py", "--jobs", "unique-3x4x5")
+    assert "unknown job 'unique-3x4x5'" in line and "solve-3x4x5" in line
+
+
+def test_compile_times_refuses_a_nonogram():
+    assert "tilings only" in _refused("benchmarks/compile_times.py", "5-dom")
+
+
+def test_restricted_piece_says_when_no_piece_can_be_restricted():
+    out, _ = _run("benchmarks/restricted_piece.py", "tetromino-L-4x4")
+    assert "no piece to restrict" in out
+
+
+def test_symmetric_first_reports_a_failed_run_in_its_cell():
+    r = subprocess.run([sys.executable, "benchmarks/symmetric_first.py", "--sizes", "20", "--engines", "kasteleyn",
+                        "--rounds", "1"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 4 and "Traceback" not in r.stderr, r.stdout + r.stderr
+    assert "| 20x20 | kasteleyn | 1 | error | error | — | — |" in r.stdout
+
+
+def test_nonogram_jobs_says_the_data_is_missing(tmp_path):
+    import os
+
+    r = subprocess.run([sys.executable, "benchmarks/nonogram_jobs.py"], cwd=REPO, capture_output=True, text=True,
+                       timeout=60, env={**os.environ, "PUZZLESAT_SHARED": str(tmp_path)})
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "no nonogram data" in r.stderr and str(tmp_path) in r.stderr
+
+
+def test_the_argument_free_scripts_have_help():
+    # (cluster_counts --help started a Dask cluster, site_sums --help raised ValueError)
+    for script in ("benchmarks/cluster_counts.py", "benchmarks/site_sums.py"):
+        out, _ = _run(script, "--help")
+        assert out.startswith("usage: ")
+
+
+def test_site_sums_says_which_boards_it_skipped():
+    out, _ = _run("benchmarks/site_sums.py", "4x4")
+    assert out.strip() == "4x4: skipped: no mirror with 10 or more sites (the most: 4)"
