@@ -116,14 +116,24 @@ def control_character(text: str) -> str | None:
     """"a control character (U+001B)" when ``text`` holds one (the first),
     else None: names and titles are printed, and an ESC would reach the
     terminal as an escape sequence, a right-to-left override would turn the
-    rest of the line around.  A tab is white space, not refused; other
-    format characters (a zero-width joiner in an emoji) are harmless."""
+    rest of the line around; a noncharacter cannot be written in XML (an
+    SVG).  A tab is white space, not refused; other format characters (a
+    zero-width joiner in an emoji) are harmless."""
     for ch in text:
         if ch != "\t" and unicodedata.category(ch) == "Cc":
             return f"a control character (U+{ord(ch):04X})"
         if ch in BIDI_CONTROLS:
             return f"a bidirectional control character (U+{ord(ch):04X})"
+        if _noncharacter(ch):  # (XML has no way to write U+FFFE: a piece so named made an SVG unreadable, QA)
+            return f"a noncharacter (U+{ord(ch):04X})"
     return None
+
+
+def _noncharacter(ch: str) -> bool:
+    """Unicode's 66 noncharacters: U+FDD0-U+FDEF and the last two code
+    points of every plane (U+FFFE, U+FFFF, U+1FFFE, ...)."""
+    n = ord(ch)
+    return 0xFDD0 <= n <= 0xFDEF or n & 0xFFFE == 0xFFFE
 
 
 class Terminated(BaseException):

@@ -757,6 +757,8 @@ def test_no_control_character_reaches_the_terminal_from_a_title_or_its_metadata(
     # written as an escape: html.unescape dropped this one unsaid (the title was "ab"), QA
     assert _error(nonfile, 'title "a&#x1b;b"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non") == (
         "f.non:1: title 'a\\x1bb' holds a control character (U+001B)")
+    assert _error(nonfile, 'title "a&#xFFFE;"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non") == (
+        "f.non:1: title 'a\\ufffe' holds a noncharacter (U+FFFE)")  # (the SVG drawing could not be read)
     assert _error(nonfile, 'width 1\nheight 1\nby "a&#133;b"\nrows\n1\ncolumns\n1\n', "f.non") == (
         "f.non:3: by 'a\\x85b' holds a control character (U+0085)")  # (read as an ellipsis)
 

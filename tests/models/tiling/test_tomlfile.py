@@ -208,6 +208,10 @@ DOMINOES = '[[pieces]]\nset = "dominoes"\n'
      "t.toml:6: unknown key 'sub' in a [[pieces]] set entry; expected one of: set, one_sided, count, counts"),
     ("[board]\nsize = [2, 2]\nb.c.d = 1\n" + DOMINOES,
      "t.toml:3: unknown key 'b' in [board]; expected one of: size, hexagon, art, holes"),
+    # XML cannot hold U+FFFE: the SVG of a piece so named was unreadable (QA)
+    (BOARD + "[[pieces]]\nname = 'z\uffff'\ncells = [[1, 1], [1, 2]]\n",
+     "t.toml:4: piece name 'z\\uffff' holds a noncharacter (U+FFFF)"),
+    ('title = "a\ufdd0"\n' + BOARD + DOMINOES, "t.toml:1: title 'a\\ufdd0' holds a noncharacter (U+FDD0)"),
     # pieces written inline, in an array over several lines: each at its own
     # line, not the array's first (session 31 noticed)
     ("pieces = [\n  { name = 'A', art = '##' },  # [[x]] { y = 1 }\n  # { z = 2 }\n"
