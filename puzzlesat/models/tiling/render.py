@@ -567,7 +567,6 @@ def svg_no0(puzzle, solution) -> str:
     lat = puzzle.lattice
     names = piece_names(puzzle)
     idx = {n: i for i, n in enumerate(names)}
-    sym = _symbols_for(puzzle)
     owner = cell_owner(puzzle, solution)
     copy = _copies(solution)
     cells = sorted(set(puzzle.board) | set(puzzle.holes) | set(owner))
@@ -632,10 +631,11 @@ def svg_no0(puzzle, solution) -> str:
                        f'stroke-width="1.5"/>')
     for c in circles:
         n = owner.get(c)
-        if n is not None:
+        if n is not None:  # the piece's name, as the other drawings give it (its text glyph had no legend here, QA)
             x, y = to(*centre[c])
-            out.append(f'<text x="{x:.1f}" y="{y + unit * 0.14:.1f}" font-size="{unit * 0.38:.0f}" '
-                       f'text-anchor="middle" font-family="sans-serif">{_esc(sym[n])}</text>')
+            size = unit * 0.38 if len(n) == 1 else min(unit * 0.38, unit * 0.78 / len(n))
+            out.append(f'<text x="{x:.1f}" y="{y + size * 0.37:.1f}" font-size="{size:.1f}" '
+                       f'text-anchor="middle" font-family="sans-serif">{_esc(n)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -68,6 +68,22 @@ def test_svg_for_every_lattice(kind):
     assert root.findall(NS + "line") or kind in ("square box", "cubic box")
 
 
+def test_no0_svg_labels_each_circle_with_its_pieces_name():
+    # it drew the text drawing's glyph, which only the text's legend explains (QA)
+    from pathlib import Path
+
+    base = load_puzzle("no0")
+    text = Path(base.path).read_text()
+    head = text[:text.index("[[pieces]]")]  # the board; the set's pieces written out, L named Lx
+    pieces = "".join(f'[[pieces]]\nname = "{p.name if p.name != "L" else "Lx"}"\ncount = {p.count}\n'
+                     f'cells = {[[x + 1 for x in c] for c in p.cells]}\n' for p in base.pieces)
+    puzzle = load(head + pieces, "t.toml")
+    solution = _solved(puzzle)
+    owner = {c: n for n, cells in solution.placements for c in cells if puzzle.lattice.is_circle(c)}
+    labels = [t.text for t in ET.fromstring(puzzle.render_svg(solution)).findall(NS + "text")]
+    assert sorted(labels) == sorted(owner.values()) and "Lx" in labels
+
+
 def test_solve_writes_svg_from_the_cli(tmp_path, cli):
     out = tmp_path / "no0.svg"
     r = cli("solve", "no0", "--svg", out, "--backend", "exact")
