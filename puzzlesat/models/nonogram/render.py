@@ -52,7 +52,10 @@ def svg(puzzle, grid: Sequence[Row]) -> str:
         x = left + c * CELL + CELL / 2
         for k, b in enumerate(clue):
             y = top - (len(clue) - k) * CELL + CELL * 0.75
-            out.append(f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="middle">{b}</text>')
+            # a number wider than its column is drawn smaller (100 and 99 side by side read "10099", QA)
+            wide = len(b) * font * 0.62 > CELL * 0.85
+            size = f' font-size="{CELL * 0.85 / (len(b) * 0.62):.1f}"' if wide else ""
+            out.append(f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="middle"{size}>{b}</text>')
     out.append(f'<g transform="translate({left:.1f},{top:.1f})">')
     for r, row in enumerate(grid):
         for c, v in enumerate(row):

@@ -250,6 +250,24 @@ def test_text_json_svg_and_png_pictures(tmp_path):
     assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_svg_column_clues_each_fit_their_column():
+    # 100 and 99 in neighbouring columns read "10099": every number is drawn
+    # at most 0.85 of a column wide (0.62 em a digit, sans-serif)
+    import xml.etree.ElementTree as ET
+
+    from puzzlesat.models.nonogram import nonfile, render
+
+    width = 100
+    text = f"width {width}\nheight 100\nrows\n" + "100\n" * 100 + "columns\n" + "100\n" * width
+    p = nonfile.load(text, "big.non")
+    root = ET.fromstring(p.render_svg([[1] * width] * 100))
+    ns = "{http://www.w3.org/2000/svg}"
+    default = float(root.get("font-size"))
+    clues = [t for t in root.iter(ns + "text") if t.text == "100" and t.get("text-anchor") == "middle"]
+    assert len(clues) == width
+    assert all(len(t.text) * 0.62 * float(t.get("font-size", default)) <= render.CELL * 0.85 + 0.1 for t in clues)
+
+
 # ------------------------------------------------------------------ the CLI
 
 
