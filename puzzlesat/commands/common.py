@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from ..cli import say as note  # a warning or note on stderr, repeated in --json's warnings
-from ..errors import BuildTimeLimit, InputError, UsageError
+from ..errors import BuildTimeLimit, InputError, UsageError, printable
 from ..encoders import deadline
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, _card_enc
 from ..jobs import pick_backend
@@ -350,6 +350,9 @@ def _load(args, family: str | None = None, then=None, compile_unless=None):
     elif getattr(args, "color", None) == "always" and not getattr(puzzle, "renders_color", True):
         note(f"puzzlesat: warning: --color always has no effect: {puzzle.family} drawings have no colours")
     warn_ignored(puzzle.ignored, args.instance)
+    if args.command != "info":  # (info lists them itself) what the model makes of the file, said where it
+        for msg in getattr(puzzle, "notes", ()):  # counts: two names of one shape are one piece (QA)
+            note(f"puzzlesat: note: {printable(args.instance)}: {msg}")
     if hasattr(args, "preprocess"):  # solve, count, check: the family's step, unless --no-preprocess
         if args.preprocess and not hasattr(puzzle, "preprocess"):
             raise InputError(f"--preprocess: {puzzle.family} puzzles have no preprocessing step", args.instance)

@@ -53,6 +53,20 @@ def test_congruent_elements_with_different_names_are_merged_and_said():
     assert t.notes == ["piece B is identical to piece A: counted as one piece A with count 2"]
 
 
+@pytest.mark.parametrize("command", ["solve", "count", "export"])
+def test_the_merge_is_said_by_every_command_that_reads_the_file(cli, tmp_path, command):
+    # only info said it: solve drew B as A, and count counted one piece of count 2, unsaid (QA)
+    f = tmp_path / "d.box"
+    f.write_text("BOX / 2 * 2\nELEMENT / (A) (1, 1), (1, 2)\nELEMENT / (B) (1, 1), (2, 1)\n")
+    r = cli(command, f, *(["-o", tmp_path / "d.cnf"] if command == "export" else []))
+    assert r.code == 0, r.err
+    assert r.err.splitlines()[0] == (f"puzzlesat: note: {f}: piece B is identical to piece A: counted as one "
+                                     "piece A with count 2")
+    assert len(r.err.splitlines()) == 1 + (command == "export")  # (export's "wrote ...")
+    r = cli("info", f)
+    assert "puzzlesat: note:" not in r.err and "piece B is identical to piece A" in r.out
+
+
 def test_a_one_sided_piece_that_is_its_own_mirror_image_is_the_free_piece():
     # a one-sided domino lies the same ways as a free one: one piece, or
     # swapping the two copies would count each tiling twice
