@@ -125,7 +125,8 @@ def _search(path: Path, engine: str, send) -> None:
     else:
         r = backend.search(problem, limit=2, on_solution=on_solution)
         count, complete = r.count, r.complete
-    verdict = "unique" if complete and count == 1 else "multiple" if count >= 2 else "none"
+    # (an engine that ended on its own before deciding was labelled "none")
+    verdict = ("multiple" if count >= 2 else "incomplete" if not complete else "unique" if count == 1 else "none")
     if verdict == "unique" and puzzle.goal is not None and not puzzle.matches_goal(seen[0]):
         raise AssertionError(f"{path}: the only solution is not the goal")
     send.send(("done", _cpu() - c0, verdict))
@@ -166,7 +167,9 @@ def run_one(path: Path, engine: str, time_limit: float) -> dict:
                 out["verdict"], out["error"] = "error", msg[1]
                 break
             else:
-                out["decide"], out["verdict"] = msg[1], msg[2]
+                out["verdict"] = msg[2]
+                if msg[2] != "incomplete":  # (an undecided run has no time to decide)
+                    out["decide"] = msg[1]
                 break
     finally:
         try:
@@ -256,7 +259,7 @@ def main(argv=None) -> int:
                 v = r[measure]
                 # a run that failed is an error, not a time: never "> limit"
                 cells.append(fmt(v) if v is not None else "error" if r["verdict"] == "error"
-                             else f"> {args.time_limit:g}")
+                             else "undecided" if r["verdict"] == "incomplete" else f"> {args.time_limit:g}")
             out.append(f"| {label} | {size} | " + " | ".join(cells) + " |")
         for s in args.sets:
             labels = [l for l, _ in rows if l.startswith(s + "/")]
@@ -285,7 +288,7 @@ def main(argv=None) -> int:
     # answers only: a timeout or a failed run gives none (the failures are listed)
     verdicts = {}
     for (label, e), r in results.items():
-        if r["verdict"] not in ("timeout", "error"):
+        if r["verdict"] not in ("timeout", "error", "incomplete"):
             verdicts.setdefault(label, set()).add(r["verdict"])
     bad = {l: v for l, v in verdicts.items() if len(v) > 1}
     failed = [(label, e, r["error"]) for (label, e), r in results.items() if r["verdict"] == "error"]
