@@ -41,8 +41,8 @@ def _error(mod, text: str, path: str) -> str:
     # a blank line that only separates does not hide the bad clue after it
     ("width 1\nheight 3\nrows\n1\n\nx\n1\ncolumns\n3\n", "f.non:6: row 2 clue 'x': 'x' is not a whole number"),
     # a known key (any case) ends a short section: then the count is the error
-    ("width 1\nheight 3\nrows\n1\n1\nTitle \"t\"\ncolumns\n3\n", "f.non:3: 2 row clues for height 3"),
-    ("width 3\nheight 1\nrows\n3\ncolumns\n1\ngoal \"111\"\n", "f.non:5: 1 column clue for width 3"),
+    ("width 1\nheight 3\nrows\n1\n1\nTitle \"t\"\ncolumns\n3\n", "f.non:3: 2 row clues for height 3 (line 6's 'Title \"t\"' ended the section)"),
+    ("width 3\nheight 1\nrows\n3\ncolumns\n1\ngoal \"111\"\n", "f.non:5: 1 column clue for width 3 (line 7's 'goal \"111\"' ended the section)"),
 ])
 def test_a_non_numeric_clue_line_is_named_at_its_line(text, message):
     assert _error(nonfile, text, "f.non") == message

@@ -194,7 +194,8 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
                     if _PACK_SEPARATOR.fullmatch(t):
                         raise _pack(t, path, i + 1)
                     if len(section) >= dim or _is_known_key(t):
-                        ended_by = (i + 1, t)
+                        if t.split(None, 1)[0].lower() not in ("rows", "columns"):  # (the next section: no news)
+                            ended_by = (i + 1, t)
                         break  # the next key
                     if _KEY_VALUE.fullmatch(t):  # FORMAT.md: ignore a line not recognized
                         ignored.key(t.split(None, 1)[0], i + 1, section=key)
