@@ -44,7 +44,8 @@ Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
   ``color`` is an error (a misread colour could not be told apart from
   black and white).
 - Lines with an unknown key are ignored, as FORMAT.md asks, each with a
-  warning; string values may be quoted and carry HTML escapes.  A key other
+  warning; string values may be quoted (nothing after the closing quote)
+  and carry HTML escapes, a numeric one the very character it numbers.  A key other
   than ``color`` given twice is an error (the second would replace the first),
   as is one colour letter given twice, a ``color`` line for a letter other
   than the clues' one, and a known key with no value (``title`` alone).
