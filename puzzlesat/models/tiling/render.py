@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import colorsys
 import math
+import unicodedata
 from dataclasses import dataclass
 from itertools import product
 
@@ -433,7 +434,7 @@ def svg_box(puzzle, solution) -> str:
                 rr, gg, bb = colour(idx[n], len(names))
                 out.append(f'<rect x="{x}" y="{y}" width="{s}" height="{s}" fill="rgb({rr},{gg},{bb})"/>')
                 text = label[n] + number.get(copy[p], "")
-                size = s * 0.5 if len(text) == 1 else min(s * 0.5, s * 0.85 / len(text))
+                size = _label_size(text, s * 0.5, s * 0.85)
                 out.append(f'<text x="{x + s / 2}" y="{y + s * 0.5 + size * 0.36:.1f}" font-size="{size:.1f}" '
                            f'text-anchor="middle" font-family="sans-serif">{_esc(text)}</text>')
                 # thick borders between different pieces
@@ -550,10 +551,37 @@ def svg_polygons(puzzle, solution) -> str:
         bx = sum(x for x, _ in corners[best]) / len(corners[best])
         by = sum(y for _, y in corners[best]) / len(corners[best])
         x, y = to(bx, by)
-        out.append(f'<text x="{x:.1f}" y="{y + unit * 0.15:.1f}" font-size="{unit * 0.4:.0f}" '
+        size = _label_size(n, unit * 0.4, unit * 0.8)  # (a long name ran out of its cell, QA)
+        out.append(f'<text x="{x:.1f}" y="{y + size * 0.37:.1f}" font-size="{size:.1f}" '
                    f'text-anchor="middle" font-family="sans-serif">{_esc(n)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _glyph_count(text: str) -> int:
+    """About how many signs ``text`` prints: combining marks, variation
+    selectors, skin-tone modifiers and what a zero-width joiner joins add
+    none (a family emoji, five code points, is one sign; its label was
+    sized for five)."""
+    n, joined = 0, False
+    for ch in text:
+        if ch == "\u200d":
+            joined = True
+            continue
+        if (unicodedata.category(ch) in ("Mn", "Me") or "\ufe00" <= ch <= "\ufe0f"
+                or "\U0001f3fb" <= ch <= "\U0001f3ff"):
+            continue
+        if not joined:
+            n += 1
+        joined = False
+    return max(n, 1)
+
+
+def _label_size(text: str, full: float, room: float) -> float:
+    """The font size of a label: ``full`` for one sign, else small enough
+    that it fits ``room`` (about 0.85 em a sign, sans-serif capitals)."""
+    k = _glyph_count(text)
+    return full if k == 1 else min(full, room / k)
 
 
 def _esc(s: str) -> str:
@@ -633,7 +661,7 @@ def svg_no0(puzzle, solution) -> str:
         n = owner.get(c)
         if n is not None:  # the piece's name, as the other drawings give it (its text glyph had no legend here, QA)
             x, y = to(*centre[c])
-            size = unit * 0.38 if len(n) == 1 else min(unit * 0.38, unit * 0.78 / len(n))
+            size = _label_size(n, unit * 0.38, unit * 0.78)
             out.append(f'<text x="{x:.1f}" y="{y + size * 0.37:.1f}" font-size="{size:.1f}" '
                        f'text-anchor="middle" font-family="sans-serif">{_esc(n)}</text>')
     out.append("</svg>")

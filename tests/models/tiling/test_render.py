@@ -84,6 +84,32 @@ def test_no0_svg_labels_each_circle_with_its_pieces_name():
     assert sorted(labels) == sorted(owner.values()) and "Lx" in labels
 
 
+@pytest.mark.parametrize("name,signs", [("A", 1), ("I#12", 4), ("e\u0301mile", 5),
+                                        ("\U0001F468\u200d\U0001F469\u200d\U0001F467", 1), ("\U0001F44D\U0001F3FD", 1)])
+def test_labels_are_sized_by_the_signs_they_print(name, signs):
+    # a family emoji (five code points, one sign) was drawn at a fifth of a letter's size (QA)
+    from puzzlesat.models.tiling.render import _glyph_count
+
+    assert _glyph_count(name) == signs
+
+
+@pytest.mark.parametrize("lattice,size", [("square", "[1, 2]"), ("hex", "[2, 1]")])
+def test_a_long_name_fits_its_cell_and_an_emoji_is_a_letter(lattice, size):
+    # on hex and triangle boards every label was 0.4 units whatever its length: "emile" ran out of its cell
+    fam = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    sizes = {}
+    for name in ("A", fam, "emilebrontosaurus"):
+        puzzle = load(f'lattice = "{lattice}"\n[board]\nsize = {size}\n[[pieces]]\nname = "{name}"\n'
+                      "cells = [[1, 1], [2, 1]]\n" if lattice == "hex" else
+                      f'[board]\nsize = {size}\n[[pieces]]\nname = "{name}"\ncells = [[1, 1], [1, 2]]\n', "t.toml")
+        texts = ET.fromstring(puzzle.render_svg(_solved(puzzle))).findall(NS + "text")
+        sizes[name] = {(t.text, float(t.get("font-size"))) for t in texts}
+    (a, one), = sizes["A"]
+    assert sizes[fam] == {(fam, one)}
+    (label, small), = sizes["emilebrontosaurus"]  # (a box shows the initial, as the text drawing does)
+    assert (label, small) == ("E", one) if lattice == "square" else small * 17 <= one * 2 * 1.01
+
+
 def test_solve_writes_svg_from_the_cli(tmp_path, cli):
     out = tmp_path / "no0.svg"
     r = cli("solve", "no0", "--svg", out, "--backend", "exact")
