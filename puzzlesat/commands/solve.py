@@ -42,6 +42,9 @@ def run(args) -> int:
         except ImportError as e:
             raise InputError(f"--png: cannot draw PNG: Pillow is not importable ({e}); "
                              "reinstall puzzlesat's dependencies, or use --svg") from None
+    if args.png == "-" and sys.stdout.isatty():  # (as gzip does: binary reaches no terminal)
+        raise UsageError("--png -: standard output is a terminal, which cannot show a PNG; "
+                         "redirect it (> picture.png) or give --png a file")
     if args.svg == "-" and args.png == "-":
         raise UsageError("--svg - and --png - would both write to stdout")
     drawing_on_stdout = "-" in (args.svg, args.png)

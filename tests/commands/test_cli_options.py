@@ -995,6 +995,31 @@ def test_png_without_pillow_is_said_before_the_search_and_writes_nothing(tmp_pat
     assert not (tmp_path / "d.png").exists()
 
 
+def test_png_to_a_terminal_is_refused():
+    # the PNG's bytes were written to the terminal
+    import pty
+
+    main, sub = pty.openpty()
+    try:
+        r = subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "dancer", "--png", "-"], stdout=sub,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+        os.close(sub)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # (the terminal's other end closed: all read)
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(main)
+    assert (r.returncode, r.stderr, shown) == (
+        2, "puzzlesat: --png -: standard output is a terminal, which cannot show a PNG; redirect it "
+           "(> picture.png) or give --png a file\n", b"")
+
+
 def test_a_drawing_that_cannot_be_written_comes_after_the_solution_found(cli, tmp_path):
     r = cli("solve", "dancer", "--svg", "/dev/full")  # (Linux: a device that is always full)
     assert r.code == 2 and r.out.splitlines()[-1].startswith("solved ")
