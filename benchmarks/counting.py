@@ -206,11 +206,10 @@ def raw_miniexact(problem) -> int:
 
     from puzzlesat.problem import AtMostOne, Clause, Exactly, ExactlyOne
 
+    from puzzlesat.encoders.exactcover import stated_counts
+
     prim, sec, dropped = [], [], set()
-    constraints = problem.constraints
-    if problem.redundant and any(isinstance(c, Exactly) and c.k >= 2 for c in constraints):
-        constraints = [*constraints, *problem.redundant]  # (the rule of puzzlesat/encoders/exactcover.py)
-    for c in constraints:
+    for c in stated_counts(problem):  # (every piece's count, as the exact engine states them)
         if isinstance(c, Clause) and len(c.lits) == 1 and c.lits[0] < 0:
             dropped.add(-c.lits[0])
         elif isinstance(c, ExactlyOne):

@@ -92,6 +92,18 @@ def unsupported_reason(problem: Problem) -> str | None:
     return None
 
 
+def stated_counts(problem: Problem) -> list:
+    """The problem's constraints as an exact cover states them: a count the
+    others imply is stated where other counts of 2 or more are (without it
+    Algorithm M places that piece freely and finds the others short only
+    deep down: Problem.redundant).  Alone it bounds nothing, and would only
+    turn Algorithm X into M (dominoes-8x8: 7.0 -> 8.7 s)."""
+    constraints = problem.constraints
+    if problem.redundant and any(isinstance(c, Exactly) and c.k >= 2 for c in constraints):
+        return [*constraints, *problem.redundant]
+    return constraints
+
+
 def exact_cover(problem: Problem) -> list[ExactCover]:
     """The cases whose solutions together are exactly ``problem``'s.
 
@@ -291,14 +303,7 @@ def _classify(problem: Problem):
                 raise NotExactCover(f"{type(c).__name__} uses non-primary variable {abs(v)}: "
                                     "an exact cover has options for primary variables only")
 
-    constraints = problem.constraints
-    if problem.redundant and any(isinstance(c, Exactly) and c.k >= 2 for c in constraints):
-        # a count the others imply is stated where other counts are: without
-        # it Algorithm M places that piece freely and finds the others short
-        # only deep down (Problem.redundant).  Alone it bounds nothing, and
-        # would only turn Algorithm X into M (dominoes-8x8: 7.0 -> 8.7 s)
-        constraints = [*constraints, *problem.redundant]
-    for c in constraints:
+    for c in stated_counts(problem):
         if isinstance(c, ExactlyOne):
             check_vars(c, c.vars)
             cards.append((1, True, c.vars))
