@@ -135,8 +135,9 @@ def _text_value(s: str, key: str, path: str, lineno: int) -> str:
     def char(m) -> str:
         if m.group(1) is None and m.group(2) is None:
             return html.unescape(m.group(0))
-        digits = (m.group(1) or m.group(2)).lstrip("0")
-        n = 0 if len(digits) > 8 else int(m.group(1)) if m.group(1) is not None else int(m.group(2), 16)
+        digits, base = (m.group(1), 10) if m.group(1) is not None else (m.group(2), 16)
+        digits = digits.lstrip("0")
+        n = int(digits, base) if digits and len(digits) <= 8 else 0  # (more digits: past U+10FFFF)
         if n == 0 or n > 0x10FFFF or 0xD800 <= n <= 0xDFFF:
             raise InputError(f"{key}: {echo(m.group(0))!r} numbers no character", path, lineno)
         return chr(n)

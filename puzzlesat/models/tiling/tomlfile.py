@@ -146,6 +146,12 @@ _BASIC_BODY = re.compile(r'(?:[^"\\]|\\.?)*')  # up to a quote; a backslash esca
 _LITERAL_BODY = re.compile(r"[^']*")
 
 
+def _quote_run(line: str, j: int, quote: str) -> int:
+    """How many of ``quote`` start at ``line[j]``, up to five: a multi-line
+    string ends at the last three of them (the others are its text)."""
+    return len(line[j:j + 5]) - len(line[j:j + 5].lstrip(quote))
+
+
 def _string_end(raw: list[str], i: int, j: int) -> tuple[int, int]:
     """Where the TOML string whose opening quote is at ``raw[i][j]`` ends:
     the position right after its closing quote.  In a basic string (double
@@ -163,8 +169,7 @@ def _string_end(raw: list[str], i: int, j: int) -> tuple[int, int]:
             if j >= len(line):
                 break
             if line.startswith(q, j):
-                run = len(line[j:j + 5]) - len(line[j:j + 5].lstrip(q[0])) if len(q) == 3 else 1
-                return i, j + run
+                return i, j + (_quote_run(line, j, q[0]) if len(q) == 3 else 1)
             j += 1  # one or two quotes in a multi-line string
         if len(q) == 1:
             return i, len(line)
@@ -340,7 +345,7 @@ def _decoded(raw: list[str], no: int, col: int):
             continue
         if line.startswith(q, j):
             if multi:  # a run of up to five quotes ends in the closing three
-                for k in range(len(line[j:j + 5]) - len(line[j:j + 5].lstrip(q[0])) - 3):
+                for k in range(_quote_run(line, j, q[0]) - 3):
                     yield i, j + k, q[0]
             return
         ch = line[j]
