@@ -51,7 +51,9 @@ before the clock starts, for every engine alike, so that a tiny count is not
 mostly module loading (on a machine with PYTHONDONTWRITEBYTECODE set, that
 includes compiling puzzlesat's sources each time); ``--cold`` times the
 imports too.  The machine is shared: compare
-the ratios within one run, not the absolute seconds across runs.
+the ratios within one run, not the absolute seconds across runs; for
+runs of milliseconds, ``--rounds N`` measures each N times, the engines in
+turn, and reports the run of median CPU time.
 """
 
 from __future__ import annotations
@@ -338,6 +340,16 @@ def measure(instance: str, engine: str, timeout: float, cold: bool = False) -> d
 # ------------------------------------------------------------------- report
 
 
+def _median_run(runs: list[dict]) -> dict:
+    """Of one engine's runs on one instance, the one of median CPU time
+    (the lower middle of an even number) when all finished; else the first
+    that did not (a timeout or an error is not averaged away)."""
+    bad = [r for r in runs if r["status"] != "ok"]
+    if bad:
+        return bad[0]
+    return sorted(runs, key=lambda r: r["cpu"])[(len(runs) - 1) // 2]
+
+
 def cell(r: dict, base: dict | None) -> str:
     st = r["status"]
     if st in ("missing", "n/a"):
@@ -360,6 +372,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout-for", nargs="+", default=[], metavar="ENGINE=SECONDS",
                     help="a different timeout for some engines, e.g. raw=600 exact=600")
     ap.add_argument("--out", help="also write the markdown table to this file")
+    ap.add_argument("--rounds", type=int, default=1, metavar="N",
+                    help="measure each run N times, the engines in turn, and report the median (default 1)")
     ap.add_argument("--cold", action="store_true",
                     help="time the module imports too (default: imported before the clock starts)")
     ap.add_argument("--one", nargs=2, metavar=("INSTANCE", "ENGINE"), help=argparse.SUPPRESS)
@@ -368,6 +382,8 @@ def main(argv=None) -> int:
         print(json.dumps(run_one(*args.one, args.timeout, args.cold)))
         return 0
 
+    if args.rounds < 1:
+        ap.error(f"--rounds {args.rounds}: at least 1")
     engines = args.engines
     timeouts = {e: args.timeout for e in engines}
     for spec in args.timeout_for:
@@ -380,12 +396,16 @@ def main(argv=None) -> int:
             ap.error(f"--timeout-for {spec}: expected ENGINE=SECONDS")
     rows, skipped = [], []
     for inst in args.instances:
-        results = {}
-        for eng in engines:
-            results[eng] = r = measure(inst, eng, timeouts[eng], args.cold)
-            if r["status"] == "missing":
+        runs: dict[str, list] = {eng: [] for eng in engines}
+        for _ in range(args.rounds):  # (engines alternate within a round: the machine's load hits all alike)
+            for eng in engines:
+                runs[eng].append(r := measure(inst, eng, timeouts[eng], args.cold))
+                if r["status"] == "missing":
+                    break
+                print(f"{inst:24} {eng:12} {json.dumps(r)}", file=sys.stderr, flush=True)
+            if any(r[-1]["status"] == "missing" for r in runs.values() if r):
                 break
-            print(f"{inst:24} {eng:12} {json.dumps(r)}", file=sys.stderr, flush=True)
+        results = {eng: _median_run(rs) for eng, rs in runs.items() if rs}
         if any(r["status"] == "missing" for r in results.values()):
             print(f"{inst:24} not available here, skipped", file=sys.stderr)
             skipped.append(inst)

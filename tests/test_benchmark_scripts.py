@@ -36,6 +36,25 @@ def test_the_nonogram_benchmark_runs_every_variant(shared_dir):
     assert "Verdicts agree across engines." in out
 
 
+def test_the_counting_benchmark_reports_the_median_of_its_rounds():
+    out, runs = _run("benchmarks/counting.py", "-i", "dominoes-2x4", "-e", "raw", "exact", "--rounds", "3")
+    reports = [json.loads(line.split(None, 2)[2]) for line in runs.splitlines() if line.startswith("dominoes-2x4 ")]
+    assert len(reports) == 6 and all(r["status"] == "ok" and r["count"] == 5 for r in reports)
+    assert "| dominoes-2x4 | 5 |" in out
+    # the run reported: the median's, and a timeout or an error is never averaged away
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("counting", REPO / "benchmarks" / "counting.py")
+    counting = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(counting)
+    ok = [{"status": "ok", "cpu": c} for c in (0.3, 0.1, 0.2, 0.4)]
+    assert counting._median_run(ok)["cpu"] == 0.2
+    assert counting._median_run(ok + [{"status": "timeout"}]) == {"status": "timeout"}
+    r = subprocess.run([sys.executable, "benchmarks/counting.py", "--rounds", "0"], cwd=REPO, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.strip().splitlines()[-1] == "counting.py: error: --rounds 0: at least 1"
+
+
 def test_the_counting_benchmark_runs_every_engine():
     engines = ["raw", "exact", "count", "unique", "unique-burnside", "ganak", "cadical195", "default",
                "default-unique"]
