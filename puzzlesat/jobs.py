@@ -779,12 +779,14 @@ class _Counter:
         self.solutions.extend(sols if room is None else sols[:room])
 
     def run(self, problem: Problem, *, keep: bool, budget: int | None,
-            phases: frozenset | None = None, see=None, cap: float | None = None) -> SearchResult:
+            phases: frozenset | None = None, see=None, cap: float | None = None,
+            hand_back=None) -> SearchResult:
         """Count one (sub-)problem, split over a process pool when that pays
         (``phases``: a hint for the engine, see Backend.search; ``see``:
         called with each solution and its verified decoding; neither is
         split; ``cap``: seconds this run may take, within the job's time
-        limit)."""
+        limit; ``hand_back``: the solutions ``see`` wants, see
+        Backend.search)."""
         self.runs += 1
         if self.halt.is_set():
             return SearchResult(0, False, self.backend.name, 0.0, stopped_by="halted")
@@ -864,7 +866,7 @@ class _Counter:
             counted(n)
             return self.halted()
         r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, ticked,
-                             phases, see, on_count=count_so_far)
+                             phases, see, on_count=count_so_far, hand_back=hand_back)
         self.add_solutions(r.solutions, r.assignments)
         if not r.complete:
             self.stopped_by = self.stopped_by or r.stopped_by
@@ -1046,7 +1048,7 @@ POLL_PARTS = 0.25
 
 
 def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, phases=None,
-                     see=None, on_count=None, kept_to=None) -> SearchResult:
+                     see=None, on_count=None, kept_to=None, hand_back=None) -> SearchResult:
     """backend.search, decoding and verifying every solution it hands back.
 
     Engines for which producing solutions is free (blocking-clause SAT,
@@ -1057,7 +1059,9 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
     ``tick`` is called after each solution handed back; True from it, or from
     ``on_count`` (see Backend.search), stops the search.  ``kept_to``, when
     given, is called with each kept solution's decoding and assignment as it
-    is found, before ``tick``, instead of handing them back at the end."""
+    is found, before ``tick``, instead of handing them back at the end.
+    ``hand_back`` (Backend.search) lets such an engine leave out the
+    solutions ``see`` has no use for: they are counted, never built."""
     kept, assignments = [], []
     n_kept = 0
     wants_solutions = backend.can_enumerate and (keep or see is not None
@@ -1077,8 +1081,10 @@ def _search_verified(puzzle, backend, problem, budget, time_limit, keep, tick, p
             see(sol, decoded)
         return tick()  # (True: stop, from a part's channel)
 
+    hint = {} if hand_back is None else {"hand_back": hand_back}
     r = backend.search(problem, limit=budget, time_limit=time_limit,
-                       on_solution=on_solution if wants_solutions else None, phases=phases, on_count=on_count)
+                       on_solution=on_solution if wants_solutions else None, phases=phases, on_count=on_count,
+                       **hint)
     r.solutions, r.assignments = kept, assignments
     return r
 
@@ -1652,16 +1658,20 @@ def _views(ctr: _Counter, problem: Problem, group: list[dict[int, int]], cell: t
 
         #orbits = sum over canonical S of |Stab(S)| / |A_S|.
 
-    One run lists the canonical solutions ("p true in C excludes every q of
+    One run finds the canonical solutions ("p true in C excludes every q of
     g(C) with g^-1(q) < p": AtMostOne constraints, secondary items in an
     exact cover) and weighs them one by one: about |G| times less search
-    than Burnside's identity term, which is the raw count.  Weighing costs
-    a verified solution each, so when there are more than ``VIEWS_PROBE``
-    of them, Burnside (counting, not listing) is used instead.  (Counting
-    the canonical solutions with a unique least view, weight 1, and listing
-    only the ties was tried: with a corner as C, ties are a third to most
-    of the canonical solutions, and listing them cost more than Burnside
-    on every board measured but one; benchmarks/counting-results.md.)
+    than Burnside's identity term, which is the raw count.  A solution
+    without a tie (A_S = {e}) weighs 1, as no g fixes it (a g in Stab(S)
+    ties); so, unless solutions are kept, an engine that builds solutions
+    at a cost (the exact one) hands back only those with a tie, p in C and
+    g(p) both true, and counts the others (Backend.search's ``hand_back``:
+    tetromino-pairs-5x8 weighs 259 of its 906).  Weighing costs a verified
+    solution each, so when there are more than ``VIEWS_PROBE`` canonical
+    solutions, Burnside (counting, not listing) is used instead: with a
+    corner as C, ties are a third to most of them, and weighing them cost
+    more than Burnside on every large board measured (repeated-L-8x8 with
+    no probe: 2x as long; benchmarks/counting-results.md).
     """
     others = [g for g in group if g]
     inverses = [{b: a for a, b in g.items()} for g in others]
@@ -1696,8 +1706,14 @@ def _views(ctr: _Counter, problem: Problem, group: list[dict[int, int]], cell: t
     # each weight is at least 1/|G|: a user's limit needs at most limit*|G| of them
     budget = VIEWS_PROBE if limit is None else min(VIEWS_PROBE, limit * len(group))
     before = ctr.stopped_by
-    r = ctr.run(problem.with_constraints(canonical), keep=False, budget=budget, see=weigh)
-    total = sum((Fraction(stab * n, ties) for (stab, ties), n in weights.items()), Fraction(0))
+    # S with no tie (V_S(g) != V_S(e) for every g != e) weighs 1 (no g fixes
+    # it: a g in Stab(S) ties), so an engine that builds solutions at a cost
+    # need only hand back those with one, p and g(p) both true for a p of C
+    # (when none is kept: a kept one is an orbit's least canonical solution)
+    tied = None if ctr.keep else [frozenset((p, g.get(p, p))) for g in others for p in cell]
+    r = ctr.run(problem.with_constraints(canonical), keep=False, budget=budget, see=weigh, hand_back=tied)
+    unseen = r.count - sum(weights.values())  # (counted, not handed back: weight 1 each)
+    total = sum((Fraction(stab * n, ties) for (stab, ties), n in weights.items()), Fraction(unseen))
     if r.complete or r.stopped_by != "limit" or (limit is not None and total >= limit):
         ctr.add_solutions(kept)
         if not r.complete:

@@ -133,6 +133,7 @@ class Backend:
         on_solution: OnSolution | None = None,
         phases: frozenset | None = None,
         on_count: Callable[[int], Optional[bool]] | None = None,
+        hand_back: list[frozenset[int]] | None = None,
     ) -> SearchResult:
         """Count (and hand back) solutions.  ``phases``, a set of true primary
         variables, is a hint: an engine that can start its search from that
@@ -147,7 +148,13 @@ class Backend:
         nothing (:class:`Child`, :class:`Asking`), except the PySAT solvers
         that hold the GIL when they search inline (a local pool's worker).
         Like ``on_solution``, returning True stops the search (stopped_by
-        "callback"); it may be called from a thread of the engine's own."""
+        "callback"); it may be called from a thread of the engine's own.
+        ``hand_back``, sets of primary variables, is a hint too: an engine
+        whose solutions are not free (``solutions_are_free`` False) may hand
+        back, to ``on_solution`` and in ``solutions``, only the solutions
+        that set every variable of one of these sets true, and count the
+        others without building them; the others hand back every one (a
+        count up to symmetry weighs only such solutions, see jobs._views)."""
         raise NotImplementedError
 
     def keeping(self, problem: Problem, expired: Callable[[], bool] | None = None):

@@ -80,7 +80,7 @@ class CpSatBackend(Backend):
         return SolveResult(Status.UNKNOWN, None, self.name, deadline.elapsed(), stopped_by="time-limit")
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):  # on_count: asked every ASK_EVERY s (Asking)
+               phases=None, on_count=None, hand_back=None):  # on_count: asked every ASK_EVERY s (Asking)
         deadline = Deadline(time_limit)
         try:
             enc = encode_cpsat(problem, deadline.expired)

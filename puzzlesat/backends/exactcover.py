@@ -84,7 +84,7 @@ class ExactCoverBackend(Backend):
         return None
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):
+               phases=None, on_count=None, hand_back=None):
         deadline = Deadline(time_limit)
         # supports() in full: the translation classifies the constraints
         # itself (auto's supports() would classify them once more)
@@ -97,6 +97,9 @@ class ExactCoverBackend(Backend):
             raise BackendError(f"backend 'exact' cannot take this problem: {why}")
         algos = [_pick(self.algorithm, c) for c in cases]
         want = keep or on_solution is not None
+        # hand_back: the child streams only the solutions that choose every
+        # option of one of these sets, and counts the others
+        sets = None if hand_back is None or not want else [c.option_sets(hand_back) for c in cases]
         stats = {"cases": len(cases), "algorithm": "/".join(sorted(set(algos))) or "-",
                  "options": sum(len(c.options) for c in cases),
                  "items": sum(len(c.items) for c in cases)}
@@ -117,7 +120,8 @@ class ExactCoverBackend(Backend):
             nonlocal count, stopped
             for ci, chosen in batch:
                 sol = cases[ci].solution(chosen)
-                count += 1
+                if sets is None:  # (else the messages carry the count)
+                    count += 1
                 if keep:
                     sols.append(sol)
                 if on_solution is not None and on_solution(sol):
@@ -126,9 +130,9 @@ class ExactCoverBackend(Backend):
             return False
 
         if isolate:
-            messages = _in_child(cases, algos, limit, want, deadline)
+            messages = _in_child(cases, algos, limit, want, deadline, sets)
         else:
-            messages = _with_deadline(_messages(cases, algos, limit, want), deadline)
+            messages = _with_deadline(_messages(cases, algos, limit, want, sets), deadline)
         try:
             for msg in _with_deadline(messages, deadline):
                 kind = msg[0]
@@ -136,7 +140,12 @@ class ExactCoverBackend(Backend):
                     stopped = "time-limit"
                     break
                 if kind == "sols":
+                    if sets is not None:  # the solutions found, sent or not
+                        count = msg[2]
                     if take(msg[1]):
+                        break
+                    if sets is not None and on_count is not None and on_count(count):
+                        stopped = "callback"
                         break
                 elif kind in ("n", "idle"):
                     if kind == "n":
@@ -145,7 +154,7 @@ class ExactCoverBackend(Backend):
                         stopped = "callback"
                         break
                 elif kind == "done":
-                    if not want:
+                    if not want or sets is not None:
                         count = msg[1]
                         if on_count is not None:
                             on_count(count)
@@ -234,55 +243,81 @@ def load(case: ExactCover, algorithm: str):
     return h, back
 
 
-def _messages(cases, algos, limit, want):
-    """Run the search; yield ("n", count) now and then, ("sols", [(case, options)])
-    when ``want``, and finally ("done", count, "limit" | None)."""
+def _messages(cases, algos, limit, want, sets=None):
+    """Run the search; yield ("n", count) now and then, ("sols", [(case,
+    options)], count) when ``want``, and finally ("done", count, "limit" |
+    None).  ``sets``, per case a list of sets of options: only the solutions
+    that choose every option of one of them are sent (the others are
+    counted)."""
     total = 0
     batch: list = []
     last = time.perf_counter()
     for ci, (case, algo) in enumerate(zip(cases, algos)):
         if limit is not None and total >= limit:
-            yield from _flush(batch, total, want)
+            yield from _flush(batch, total, want, sets is not None)
             yield ("done", total, "limit")
             return
+        match = None if sets is None else _matcher(sets[ci])
         if not case.options:  # miniexact wants at least one option
             if case.n_primary == 0:
                 total += 1
-                if want:
+                if want and (match is None or match(())):
                     batch.append((ci, ()))
             continue
         h, back = load(case, algo)
         while h.solve() == 10:
             total += 1
             if want:
-                batch.append((ci, tuple(back[o] for o in h.selected_options())))
+                chosen = tuple(back[o] for o in h.selected_options())
+                if match is None or match(chosen):
+                    batch.append((ci, chosen))
             if limit is not None and total >= limit:
-                yield from _flush(batch, total, want)
+                yield from _flush(batch, total, want, sets is not None)
                 yield ("done", total, "limit")
                 return
             if len(batch) >= BATCH or total & 63 == 0:
                 now = time.perf_counter()
                 if len(batch) >= BATCH or now - last >= REPORT_EVERY:
                     last = now
-                    yield from _flush(batch, total, want)
+                    yield from _flush(batch, total, want, sets is not None)
                     batch = []
         del h
-    yield from _flush(batch, total, want)
+    yield from _flush(batch, total, want, sets is not None)
     yield ("done", total, None)
 
 
-def _flush(batch, total, want):
-    if want:
-        if batch:
-            yield ("sols", list(batch))
-    else:
+def _matcher(sets):
+    """chosen options -> True when they include every option of one of ``sets``."""
+    if frozenset() in sets:
+        return lambda chosen: True
+    by_option: dict[int, list[frozenset[int]]] = {}
+    for s in sets:
+        by_option.setdefault(min(s), []).append(s)
+
+    def match(chosen) -> bool:
+        got = None
+        for o in chosen:
+            for s in by_option.get(o, ()):
+                got = got or frozenset(chosen)
+                if s <= got:
+                    return True
+        return False
+    return match
+
+
+def _flush(batch, total, want, counted=False):
+    """The batch of solutions, with the count so far, or that count alone
+    when no solution is sent (``counted``: solutions were left unsent)."""
+    if want and batch:
+        yield ("sols", list(batch), total)
+    elif not want or counted:
         yield ("n", total)
 
 
-def _child_main(conn, cases, algos, limit, want):
+def _child_main(conn, cases, algos, limit, want, sets=None):
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     try:
-        for msg in _messages(cases, algos, limit, want):
+        for msg in _messages(cases, algos, limit, want, sets):
             conn.send(msg)
     except BaseException as e:  # report, then die quietly
         conn.send(("error", f"{type(e).__name__}: {e}"))
@@ -290,10 +325,10 @@ def _child_main(conn, cases, algos, limit, want):
         conn.close()
 
 
-def _in_child(cases, algos, limit, want, deadline: Deadline):
+def _in_child(cases, algos, limit, want, deadline: Deadline, sets=None):
     """_messages run in a child process, then ("timeout",) once time is up; the
     child is killed when this generator ends or is closed."""
-    child = Child(_child_main, (cases, algos, limit, want))
+    child = Child(_child_main, (cases, algos, limit, want, sets))
     done = False
     try:
         while True:

@@ -173,7 +173,7 @@ class ExternalBackend(Backend):
         return keeping(problem, self.encoding, expired)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):  # on_count: asked every ASK_EVERY s while the solver runs
+               phases=None, on_count=None, hand_back=None):  # on_count: asked every ASK_EVERY s while the solver runs
         deadline = Deadline(time_limit)
         enc = encode_cnf(problem, self.encoding)
         # the variable map is the family's business: only the projection goes out

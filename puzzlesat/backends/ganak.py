@@ -47,7 +47,7 @@ class GanakBackend(Backend):
         return keeping(problem, self.encoding, expired)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):  # on_count: asked with 0 now and then (no count until the end)
+               phases=None, on_count=None, hand_back=None):  # on_count: asked with 0 now and then (no count until the end)
         if keep or on_solution is not None:
             raise BackendError("backend 'ganak' only counts solutions; use another backend "
                                "(e.g. 'exact' or 'cadical195') to solve or enumerate")

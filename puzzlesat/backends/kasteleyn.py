@@ -2025,7 +2025,7 @@ class KasteleynBackend(Backend):
         return self._plan(problem).why
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):
+               phases=None, on_count=None, hand_back=None):
         if keep or on_solution is not None:
             raise BackendError("backend 'kasteleyn' only counts solutions (domino tilings of planar boards); "
                                "use another backend (e.g. 'exact' or 'cadical195') to solve or enumerate")

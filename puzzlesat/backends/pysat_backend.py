@@ -63,7 +63,7 @@ class PySatBackend(Backend):
         return keeping(problem, self.encoding, expired)
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None):
+               phases=None, on_count=None, hand_back=None):
         # on_count: solutions reach on_solution one by one, and on_count is
         # asked with the count so far every ASK_EVERY s: by the parent of a
         # search in a child, or by Asking in _search_here

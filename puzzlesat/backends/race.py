@@ -75,7 +75,7 @@ class Race(Backend):
             yield
 
     def search(self, problem: Problem, *, limit=None, time_limit=None, keep=False, on_solution=None,
-               phases=None, on_count=None) -> SearchResult:
+               phases=None, on_count=None, hand_back=None) -> SearchResult:
         if on_solution is not None:
             raise ValueError("a race hands its winner's solutions back at the end, not one by one")
         deadline = Deadline(time_limit)

@@ -77,6 +77,18 @@ class ExactCover:
         """The true variables of a solution given as option indices."""
         return frozenset(v for o in chosen for v in self.members[o])
 
+    def option_sets(self, var_sets) -> list[frozenset[int]]:
+        """Sets of primary variables as sets of options: a solution sets
+        every variable of a set true exactly when it chooses every option of
+        its image (a variable is a member of one option at most).  A set with
+        a variable no option sets true can never hold, and has no image."""
+        where = {v: o for o, vs in enumerate(self.members) for v in vs}
+        out = []
+        for vs in var_sets:
+            if all(v in where for v in vs):
+                out.append(frozenset(where[v] for v in vs))
+        return sorted(set(out), key=sorted)
+
     def stats(self) -> dict:
         return {"items": len(self.items), "primary_items": self.n_primary,
                 "options": len(self.options), "dummy_options": sum(1 for m in self.members if not m),

@@ -235,6 +235,53 @@ def test_callback_stops(exact):
     assert (r.count, r.complete, r.stopped_by) == (7, False, "callback")
 
 
+@pytest.mark.parametrize("isolate", [True, False])
+@pytest.mark.parametrize("make", [lambda: dominoes(3, 4), lambda: two_kinds(2, 2, 6)], ids=["x", "m"])
+def test_hand_back_streams_the_matching_solutions_and_counts_all(make, isolate):
+    p = make()
+    every = brute_force(p)
+    a, b, c = p.primary[0], p.primary[-1], p.primary[len(p.primary) // 2]
+    sets = [frozenset((a, b)), frozenset((c,))]
+    seen = []
+    r = get_backend("exact", isolate=isolate).search(p, on_solution=lambda s: seen.append(s) and False,
+                                                     hand_back=sets)
+    assert (r.count, r.complete) == (len(every), True)
+    want = {s for s in every if any(m <= s for m in sets)}
+    assert want and len(want) < len(every)  # (the test tells them apart)
+    assert sorted(seen, key=sorted) == sorted(want, key=sorted)
+    # kept solutions are those handed back too; a limit still counts every solution
+    r = get_backend("exact", isolate=isolate).search(p, keep=True, limit=len(every) - 1, hand_back=sets)
+    assert (r.count, r.complete, r.stopped_by) == (len(every) - 1, False, "limit")
+    assert set(r.solutions) <= want
+    # stopped at the first one handed back: the count still holds it (and
+    # what the engine found with it: a small search sends one batch)
+    r = get_backend("exact", isolate=isolate).search(p, on_solution=lambda s: True, hand_back=sets)
+    assert r.stopped_by == "callback" and 1 <= r.count <= len(every)
+
+
+def test_hand_back_sets_of_merged_and_of_dropped_variables(exact):
+    p = dominoes(2, 4)
+    v, w = p.primary[0], p.primary[1]
+    fixed = p.with_constraints([Clause((-w,))])  # w is no option: a set naming it never holds
+    case, = exact._cases(fixed)
+    assert case.option_sets([frozenset((v, w)), frozenset((w,))]) == []
+    seen = []
+    r = exact.search(fixed, on_solution=lambda s: seen.append(s) and False, hand_back=[frozenset((v, w))])
+    assert (r.count, seen) == (len(brute_force(fixed)), [])
+    # equal variables are one option: a set of both is that option alone
+    half = dominoes(4, 4)
+    merged = half.with_constraints(equalities(rotate180(half, 4, 4)))
+    u = next(x for x in merged.primary if rotate180(half, 4, 4)[x] != x)
+    case, = exact._cases(merged)
+    images = case.option_sets([frozenset((u, rotate180(half, 4, 4)[u]))])
+    assert len(images) == 1 and len(images[0]) == 1
+    every = get_backend("cadical195").enumerate(merged).solutions
+    seen = []
+    r = exact.search(merged, on_solution=lambda s: seen.append(s) and False, hand_back=[frozenset((u,))])
+    assert r.count == len(every) == 8
+    assert set(seen) == {s for s in every if u in s} and 0 < len(seen) < 8
+
+
 def test_time_limit_gives_a_lower_bound(exact):
     # 12,988,816 tilings, ~7 s of work: a limit that did not stop it would end complete
     r = exact.count(dominoes(8, 8), time_limit=0.3)
