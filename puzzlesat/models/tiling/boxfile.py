@@ -48,7 +48,7 @@ import re
 
 from ...errors import InputError, control_character, foreign_digit, number, plural, text_lines
 from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, format_character,
-                    not_connected, shorten)
+                    not_connected, shorten, visible)
 from .geometry import is_connected
 from .lattice import CubicLattice
 
@@ -152,7 +152,7 @@ def _load(text: str, path: str, warnings: list[str]):
         if bare_key:
             key, value = bare_key.group(1).casefold().replace("_", "-"), bare_key.group(2)
             warnings.append(f"{path}:{no}: '# {key}' without a ':' is read as a comment, not as the key "
-                            f"(write '# {key}: {shorten(value) if value else '...'}')")
+                            f"(write '# {key}: {visible(shorten(value)) if value else '...'}')")
         line, hash_, comment = raw.partition("#")
         line = line.rstrip()
         if not line.strip():

@@ -207,13 +207,25 @@ def format_character(name: str) -> str | None:
     A zero-width joiner between two symbols (an emoji sequence such as
     U+1F469 U+200D U+1F4BB, which prints as one sign) is no such character."""
     for i, ch in enumerate(name):
-        if ch == "\u200d" and 0 < i < len(name) - 1 and all(
-                unicodedata.category(c) == "So" for c in (name[i - 1], name[i + 1])):
-            continue
-        if unicodedata.category(ch) == "Cf":
+        if _invisible(name, i):
             label = unicodedata.name(ch, "")
             return f"a format character (U+{ord(ch):04X}{' ' + label if label else ''})"
     return None
+
+
+def visible(text: str) -> str:
+    """``text`` with each format character that :func:`format_character`
+    finds written as an escape (``\\u200b``): a suggested value the user is
+    to type, in which a zero-width space would not show."""
+    return "".join(repr(ch)[1:-1] if _invisible(text, i) else ch for i, ch in enumerate(text))
+
+
+def _invisible(text: str, i: int) -> bool:
+    ch = text[i]
+    if ch == "\u200d" and 0 < i < len(text) - 1 and all(
+            unicodedata.category(c) == "So" for c in (text[i - 1], text[i + 1])):
+        return False
+    return unicodedata.category(ch) == "Cf"
 
 
 def _is_image(lattice: Lattice, piece: Piece, cells) -> bool:

@@ -326,6 +326,16 @@ def test_a_known_key_without_its_colon_is_a_warning(comment, key, value):
     assert t.title == "f" and not t.expected and not t.pieces[0].one_sided  # read as a comment
 
 
+def test_a_suggested_value_shows_its_format_characters():
+    # a zero-width space in the value was printed as it is: the suggestion
+    # looked like "L", and typed out it named no piece (a name holds none)
+    t = load("# one-sided L\u200b\n# title 👩\u200d💻 x\u00ad\nBOX / 1 * 2\nELEMENT / (L) (1, 1), (1, 2)\n", "f.box")
+    assert t.ignored == ("f.box:1: '# one-sided' without a ':' is read as a comment, not as the key "
+                         "(write '# one-sided: L\\u200b')",
+                         "f.box:2: '# title' without a ':' is read as a comment, not as the key "
+                         "(write '# title: 👩\u200d💻 x\\xad')")
+
+
 @pytest.mark.parametrize("comment", [
     "# Title of the puzzle", "# one-sidedness", "# titles", "# sourced from x",
     # prose with a key's word first (QA): punctuation after it, or a ":" later
