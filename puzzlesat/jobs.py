@@ -741,6 +741,10 @@ class _Counter:
         self._classes: set = set()
         self.stopped_by: str | None = None
         self.runs = 0
+        #: a lower bound the count has established between its runs (a
+        #: verified known solution, a finished Burnside term): what a Ctrl-C
+        #: that ends the count outside an engine's search still reports
+        self.at_least = 0
         #: set when the count is to stop at once, its answer known otherwise
         #: (a :class:`_Refuter` proved there is no solution)
         self.halt = threading.Event()
@@ -793,6 +797,15 @@ class _Counter:
         room = self.room()
         keep_here = keep and self.keep and room != 0
         remaining = self.deadline.remaining()
+        tick, counted = self.progress.for_run()
+
+        def ticked() -> bool:
+            tick()
+            return self.halted()
+
+        def count_so_far(n: int) -> bool:
+            counted(n)
+            return self.halted()
         if cap is not None:
             remaining = cap if remaining is None else min(remaining, cap)
         if remaining is not None and remaining <= 0:
@@ -810,8 +823,9 @@ class _Counter:
             # time limit or Ctrl-C stops it; the local pool streams them; not
             # when the listing would be the whole count, as for --limit 2,
             # which the parts search faster together): list the few solutions
-            # wanted, then count without listing (it finds those again)
-            first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, self.halted, phases,
+            # wanted, then count without listing (it finds those again: the
+            # progress line counts them once, by the same run's counter)
+            first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, ticked, phases,
                                      on_count=self.halted if self.look else None)
             self.add_solutions(first.solutions, first.assignments)
             if first.complete or first.stopped_by != "limit" or first.count >= (budget or math.inf):
@@ -839,7 +853,7 @@ class _Counter:
                 if not first.complete:
                     self.stopped_by = self.stopped_by or first.stopped_by
                     first.count = max(first.count, listed)
-                self.progress.tick(first.count)
+                counted(first.count)
                 return first
             listed = max(listed, first.count)
             remaining = None if remaining is None else remaining - first.seconds
@@ -856,15 +870,6 @@ class _Counter:
                     # stopped count has found at least as many
                     r.count = max(r.count, listed)
                 return r
-        tick, counted = self.progress.for_run()
-
-        def ticked() -> bool:
-            tick()
-            return self.halted()
-
-        def count_so_far(n: int) -> bool:
-            counted(n)
-            return self.halted()
         r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, ticked,
                              phases, see, on_count=count_so_far, hand_back=hand_back)
         self.add_solutions(r.solutions, r.assignments)
@@ -1404,8 +1409,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                 else:
                     r = ctr.run(problem, keep=True, budget=limit)
                     n, complete = r.count, r.complete
-            except KeyboardInterrupt:
-                n, complete = 0, False
+            except KeyboardInterrupt:  # (outside an engine's search, which reports what it had)
+                n, complete = max(ctr.at_least, len(ctr.solutions)), False
                 ctr.stopped_by = "interrupted"
     runs = max(ctr.runs, prog.parts_total)
     if isinstance(watch, _Refuter) and watch.refuted:
@@ -1506,6 +1511,7 @@ def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded
         if ctr.keep:
             ctr.add_solutions([sol])
         ctr.progress.tick()
+    ctr.at_least = len(found)
     if limit is not None and len(found) >= limit:
         ctr.stopped_by = "limit"
         return len(found), False
@@ -1524,6 +1530,7 @@ def _count_from_known(ctr: _Counter, problem: Problem, known: frozenset, decoded
                 cap=HANDOVER_AFTER)
     if r.complete or r.stopped_by != "time-limit" or ctr.deadline.expired():
         return len(found) + r.count, r.complete
+    ctr.at_least = len(found) + r.count  # (a Ctrl-C during the hand-over: OR-Tools' import, its model)
     ctr.stopped_by = before
     ctr.seen_before_handover = len(seen)
     if len(seen) < HANDOVER_UNLESS:
@@ -1610,6 +1617,7 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
         total += Fraction(r.count, k)
         if not r.complete:
             return math.ceil(total), False
+        ctr.at_least = max(ctr.at_least, math.ceil(total))
         if not h and r.count == 0:
             empty_k.add(k)
     if total.denominator != 1:
@@ -1726,25 +1734,21 @@ def _views(ctr: _Counter, problem: Problem, group: list[dict[int, int]], cell: t
 
 
 def _burnside(ctr: _Counter, problem: Problem, group, limit) -> tuple[int, bool]:
-    """(1/|G|) sum_g fix(g); the identity term is the raw count."""
+    """(1/|G|) sum_g fix(g); the identity term is the raw count.  A run that
+    stops leaves a lower bound: every term is >= 0 and a partial one is a
+    lower bound of itself (a finished identity count alone holds its raw
+    solutions in at least ceil(n/|G|) classes)."""
     fixed_sum = 0
-    identity_partial = None
     for g in group:
         if not g:  # identity
             r = ctr.run(problem, keep=True, budget=None if limit is None else limit * len(group))
-            if not r.complete:
-                identity_partial = r.count
-                break
-            fixed_sum += r.count
         else:
             r = ctr.run(problem.with_constraints(equalities(g)), keep=False, budget=None)
-            if not r.complete:
-                identity_partial = 0
-                break
-            fixed_sum += r.count
-    if identity_partial is not None:
-        # the raw solutions found so far lie in at least ceil(n/|G|) orbits
-        return math.ceil(identity_partial / len(group)), False
+        fixed_sum += r.count
+        bound = -(-fixed_sum // len(group))
+        if not r.complete:
+            return bound, False
+        ctr.at_least = max(ctr.at_least, bound)
     if fixed_sum % len(group):
         raise ArithmeticError(f"Burnside sum {fixed_sum} not divisible by |G| = {len(group)}")
     return fixed_sum // len(group), True

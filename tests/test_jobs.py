@@ -14,7 +14,7 @@ import time
 import pytest
 
 from puzzlesat import jobs
-from puzzlesat.backends import Backend, BackendError, get_backend
+from puzzlesat.backends import Backend, BackendError, SearchResult, get_backend
 from puzzlesat.errors import VerificationError
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling.boxfile import load as load_box
@@ -473,14 +473,17 @@ def test_a_nonogram_settled_by_unit_clauses_is_not_counted_as_matchings(tmp_path
     assert (d["count"], d["complete"], d["backend_choice"]) == (0, True, None)
 
 
-@pytest.mark.parametrize("stopped_in, expected", [("identity", (4, False)), ("other", (0, False))])
+@pytest.mark.parametrize("stopped_in, expected", [("identity", (4, False)), ("other", (9, False))])
 def test_a_stopped_burnside_sum_gives_the_classes_the_raw_solutions_found_must_lie_in(stopped_in, expected):
-    # 7 raw solutions under a group of 2 lie in at least 4 classes; a run
-    # stopped in another term's count leaves no bound but 0 (a mutant that
-    # gave the 7 raw solutions as the classes' bound survived, review)
+    # 7 raw solutions under a group of 2 lie in at least 4 classes (a mutant
+    # that gave the 7 raw solutions as the classes' bound survived, review);
+    # stopped in the other term's count, the sum so far, (10 + 7) / 2, is a
+    # lower bound (it was 0, though the identity run had finished: review)
     from puzzlesat.backends.base import SearchResult
 
     class Stopped:
+        at_least = 0
+
         def run(self, problem, keep, budget):
             identity = not problem.constraints[len(base.constraints):]
             if (stopped_in == "identity") == identity:
@@ -587,6 +590,62 @@ def test_a_count_interrupted_outside_any_run_keeps_its_method(unique, method):
     # method that was running (it said "interrupted", as stopped_by does)
     out = jobs.count(load_puzzle("pentomino-3x20"), _CtrlC(), unique=unique, jobs=1)
     assert (out.count, out.complete, out.stopped_by, out.method) == (0, False, "interrupted", method)
+
+
+class _FixedPointsStopped(Backend):
+    """CaDiCaL, but every run after the first (Burnside's fixed-point runs)
+    stops at once, as the time limit or Ctrl-C would stop it."""
+
+    name = "fixed-points-stopped"
+
+    def __init__(self):
+        self.runs = 0
+
+    def search(self, problem, **kwargs):
+        self.runs += 1
+        if self.runs == 1:
+            return get_backend("cadical195").search(problem, **kwargs)
+        return SearchResult(0, False, self.name, 0.0, [], "time-limit")
+
+
+def test_burnside_stopped_after_its_identity_run_keeps_that_count():
+    # a finished identity run's 5 tilings lie in at least 2 of the 4
+    # symmetries' classes: a fixed-point run that stopped made it "at least 0"
+    puzzle = load_box(_box_text(2, 4, (), {"D": 4}), "case.box")
+    out = jobs.count(puzzle, _FixedPointsStopped(), unique=True)
+    assert (out.count, out.complete, out.stopped_by, out.subproblems) == (2, False, "time-limit", 2)
+
+
+def test_a_count_interrupted_outside_a_run_keeps_the_known_solution():
+    # Ctrl-C while the search from a nonogram's verified goal was being set
+    # up (OR-Tools' import, CP-SAT's model) said "at least 0"
+    out = jobs.count(load_puzzle("dancer"), _CtrlC(), jobs=1)
+    assert (out.count, out.complete, out.stopped_by, out.method) == (1, False, "interrupted", "known-solution-first")
+
+
+def test_the_solutions_listed_before_a_count_are_on_the_progress_line(monkeypatch):
+    # the exact engine lists the few solutions to show, then counts: the
+    # listing ticked no solution, so the line said 0 and the refuter (which
+    # waits only while none is found) started beside it after a second
+    seen = []
+    search = jobs._search_verified
+
+    def spy(puzzle, backend, problem, budget, time_limit, keep, tick, *a, **k):
+        r = search(puzzle, backend, problem, budget, time_limit, keep, tick, *a, **k)
+        seen.append((keep, counter.progress.n))
+        return r
+    counter = None
+    init = jobs._Counter.__init__
+
+    def remember(self, *a, **k):
+        nonlocal counter
+        counter = self
+        init(self, *a, **k)
+    monkeypatch.setattr(jobs, "_search_verified", spy)
+    monkeypatch.setattr(jobs._Counter, "__init__", remember)
+    out = jobs.count(load_puzzle("pentomino-3x20"), get_backend("exact"), keep=True, keep_at_most=3, jobs=1)
+    assert (out.count, len(out.solutions)) == (8, 3)
+    assert seen == [(True, 3), (False, 8)]  # (counted once each: the count finds the 3 again)
 
 
 def test_a_split_count_stopped_adds_what_the_running_parts_found():
