@@ -50,7 +50,13 @@ its children's, problem building excluded).  The modules every engine uses
 before the clock starts, for every engine alike, so that a tiny count is not
 mostly module loading (on a machine with PYTHONDONTWRITEBYTECODE set, that
 includes compiling puzzlesat's sources each time); ``--cold`` times the
-imports too.  The machine is shared: compare
+imports too.  After the imports the run waits until the process uses no CPU
+while it sleeps (numpy's OpenBLAS threads spin for ~50 ms after its import,
+and CPU time counts every thread: up to ~40 ms in each run's window until
+session 33) and collects garbage once (the imports' objects otherwise brought a full
+collection into some counts: 16-27 ms of tetromino-pairs-5x8's unique
+count, which a ``puzzlesat count`` process, with a third as many objects,
+never pays).  The machine is shared: compare
 the ratios within one run, not the absolute seconds across runs; for
 runs of milliseconds, ``--rounds N`` measures each N times, the engines in
 turn, and reports the run of median CPU time.
@@ -59,6 +65,7 @@ turn, and reports the run of median CPU time.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -258,6 +265,21 @@ def preload() -> None:
     import puzzlesat.jobs  # noqa: F401
 
 
+def settle(most: float = 2.0) -> None:
+    """Wait until this process stops using CPU while it sleeps (at most
+    ``most`` seconds).  Importing numpy starts OpenBLAS's threads, which
+    spin for about 50 ms, and the CPU time measured is every thread's: the
+    spin fell in each run's window, up to ~40 ms of CPU in a run of 50 ms or
+    more, as much as raw miniexact's whole count of tetromino-pairs-5x8
+    (session 33)."""
+    end = time.perf_counter() + most
+    while time.perf_counter() < end:
+        before = time.process_time()
+        time.sleep(0.02)
+        if time.process_time() - before < 0.001:
+            return
+
+
 def run_one(instance: str, engine: str, timeout: float, cold: bool = False) -> dict:
     """Measure one count in this process (called in a child of the driver)."""
     problem, puzzle = load(instance)
@@ -265,6 +287,8 @@ def run_one(instance: str, engine: str, timeout: float, cold: bool = False) -> d
         return {"status": "missing"}
     if not cold:
         preload()
+        settle()
+        gc.collect()
     before_self = time.process_time()
     before_kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()

@@ -55,6 +55,29 @@ def test_the_counting_benchmark_reports_the_median_of_its_rounds():
     assert r.returncode == 2 and r.stderr.strip().splitlines()[-1] == "counting.py: error: --rounds 0: at least 1"
 
 
+def test_the_counting_benchmark_waits_for_threads_that_spin_before_its_clock():
+    # numpy's OpenBLAS threads spin ~50 ms after its import, and the CPU time
+    # measured is every thread's: that spin was in each run's window
+    import importlib.util
+    import threading
+    import time
+
+    spec = importlib.util.spec_from_file_location("counting", REPO / "benchmarks" / "counting.py")
+    counting = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(counting)
+    stop = time.perf_counter() + 0.3
+
+    def spin():
+        while time.perf_counter() < stop:
+            pass
+    threading.Thread(target=spin).start()
+    counting.settle()
+    assert time.perf_counter() >= stop
+    before = time.process_time()
+    time.sleep(0.05)
+    assert time.process_time() - before < 0.01  # nothing spins any more
+
+
 def test_the_counting_benchmark_runs_every_engine():
     engines = ["raw", "exact", "count", "unique", "unique-burnside", "ganak", "cadical195", "default",
                "default-unique"]
