@@ -1679,7 +1679,7 @@ def _views(ctr: _Counter, problem: Problem, group: list[dict[int, int]], cell: t
     solutions, Burnside (counting, not listing) is used instead: with a
     corner as C, ties are a third to most of them, and weighing them cost
     more than Burnside on every large board measured (repeated-L-8x8 with
-    no probe: 2x as long; benchmarks/counting-results.md).
+    no probe: about 2x as long; benchmarks/counting-results.md, session 33).
     """
     others = [g for g in group if g]
     inverses = [{b: a for a, b in g.items()} for g in others]
