@@ -177,6 +177,24 @@ def _string_end(raw: list[str], i: int, j: int) -> tuple[int, int]:
     return len(raw) - 1, len(raw[-1]) if raw else 0
 
 
+def _given_again(specs: list[PieceSpec]) -> list[str]:
+    """A note per piece name two [[pieces]] entries give (the same shape: a
+    different one is an error): one piece, whose counts add up.  A .box file
+    gives a line per copy, but an entry has a count, and a second entry of
+    the same name is more likely a slip than meant (QA)."""
+    entries: dict[str, list[PieceSpec]] = {}
+    for spec in specs:
+        entries.setdefault(spec.name, []).append(spec)
+    notes = []
+    for name, given in entries.items():
+        if len(given) > 1:
+            lines = [str(g.line) for g in given if g.line is not None]
+            where = f" (lines {', '.join(lines[:-1])} and {lines[-1]})" if len(lines) == len(given) else ""
+            notes.append(f"piece {shorten(name)} is given by {len(given)} [[pieces]] entries{where}: "
+                         "one piece, their counts added up")
+    return notes
+
+
 class _Lines:
     """Where each table and key of a TOML text is (1-based lines), found by
     scanning the text: tomllib reports lines for syntax errors only."""
@@ -451,9 +469,11 @@ class _Reader:
             specs.extend(self._pieces(lattice, entry, i))
         expected = self._expected(data.get("expected"))
         hole_line = self.lines.line("board", "holes") or self.lines.line("board", "art") or self.lines.line("board")
-        return build_tiling(lattice=lattice, pieces=specs, path=self.path, dims=dims, board=cells,
-                            holes_or_fixed=[("*", sorted(holes), hole_line)] if holes else [],
-                            title=title, source=source, expected=expected)
+        tiling = build_tiling(lattice=lattice, pieces=specs, path=self.path, dims=dims, board=cells,
+                              holes_or_fixed=[("*", sorted(holes), hole_line)] if holes else [],
+                              title=title, source=source, expected=expected)
+        tiling.notes.extend(_given_again(specs))
+        return tiling
 
     def _lattice(self, data: dict, board: dict) -> Lattice:
         if "lattice" not in data:

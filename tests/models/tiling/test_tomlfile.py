@@ -631,15 +631,34 @@ def test_a_merge_note_gives_the_merged_count_however_the_names_interleave(tmp_pa
     text = '[board]\nsize = [2, 4]\n' + "".join(piece.format(n) for n in "DEED")
     t = _load(text)
     assert [(p.name, p.count) for p in t.pieces] == [("D", 4)]
-    assert t.notes == ["piece E is identical to piece D: counted as one piece D with count 4"]
+    assert t.notes == ["piece E is identical to piece D: counted as one piece D with count 4",
+                       "piece D is given by 2 [[pieces]] entries (lines 3 and 12): one piece, their counts added up",
+                       "piece E is given by 2 [[pieces]] entries (lines 6 and 9): one piece, their counts added up"]
     t = _load('[board]\nsize = [3, 4]\n' + "".join(piece.format(n) for n in "DEFE") + "count = 3\n")
     assert [(p.name, p.count) for p in t.pieces] == [("D", 6)]
-    assert t.notes == ["pieces E and F are identical to piece D: counted as one piece D with count 6"]
+    assert t.notes == ["pieces E and F are identical to piece D: counted as one piece D with count 6",
+                       "piece E is given by 2 [[pieces]] entries (lines 6 and 12): one piece, their counts added up"]
     p = tmp_path / "m.toml"
     p.write_text(text)
     r = cli("info", p)
     assert r.code == 0
     assert "note: piece E is identical to piece D: counted as one piece D with count 4" in r.out.splitlines()
+
+
+def test_a_piece_name_given_by_two_entries_is_said(tmp_path, cli):
+    # two entries of the same name and shape were one piece of count 2
+    # without a word: a copied entry is more likely a slip than meant (QA)
+    t = _load('[board]\nsize = [2, 2]\n[[pieces]]\nname = "D"\ncells = [[1, 1], [1, 2]]\n'
+              '[[pieces]]\nname = "D"\ncells = [[1, 1], [2, 1]]\n')
+    assert [(p.name, p.count) for p in t.pieces] == [("D", 2)]
+    assert t.notes == ["piece D is given by 2 [[pieces]] entries (lines 3 and 6): one piece, their counts added up"]
+    # a standard set given twice: a note per piece of it
+    t = _load('[board]\nsize = [2, 8]\n[[pieces]]\nset = "tetrominoes"\n[[pieces]]\nset = "tetrominoes"\n'
+              '[[pieces]]\nset = "tetrominoes"\n')
+    assert len(t.notes) == 5 and t.notes[0].endswith("given by 3 [[pieces]] entries (lines 3, 5 and 7): "
+                                                     "one piece, their counts added up")
+    # one entry with a count says nothing
+    assert _load('[board]\nsize = [2, 2]\n[[pieces]]\nname = "D"\ncells = [[1, 1], [1, 2]]\ncount = 2\n').notes == []
 
 
 def test_a_sub_table_of_a_piece_is_reported_at_its_own_header():
