@@ -797,15 +797,6 @@ class _Counter:
         room = self.room()
         keep_here = keep and self.keep and room != 0
         remaining = self.deadline.remaining()
-        tick, counted = self.progress.for_run()
-
-        def ticked() -> bool:
-            tick()
-            return self.halted()
-
-        def count_so_far(n: int) -> bool:
-            counted(n)
-            return self.halted()
         if cap is not None:
             remaining = cap if remaining is None else min(remaining, cap)
         if remaining is not None and remaining <= 0:
@@ -824,14 +815,21 @@ class _Counter:
             # when the listing would be the whole count, as for --limit 2,
             # which the parts search faster together): list the few solutions
             # wanted, then count without listing (it finds those again: the
-            # progress line counts them once, by the same run's counter)
-            first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, ticked, phases,
+            # progress line shows them while they are listed, then the count's)
+            listing = []
+
+            def listed_one() -> bool:
+                listing.append(1)
+                self.progress.tick()
+                return self.halted()
+            first = _search_verified(self.puzzle, self.backend, problem, want, remaining, True, listed_one, phases,
                                      on_count=self.halted if self.look else None)
             self.add_solutions(first.solutions, first.assignments)
             if first.complete or first.stopped_by != "limit" or first.count >= (budget or math.inf):
                 if not first.complete:
                     self.stopped_by = self.stopped_by or first.stopped_by
                 return first
+            self.progress.tick(-len(listing))
             keep_here = False
             remaining = self.deadline.remaining()
             listed = first.count
@@ -853,7 +851,7 @@ class _Counter:
                 if not first.complete:
                     self.stopped_by = self.stopped_by or first.stopped_by
                     first.count = max(first.count, listed)
-                counted(first.count)
+                self.progress.tick(first.count)
                 return first
             listed = max(listed, first.count)
             remaining = None if remaining is None else remaining - first.seconds
@@ -870,6 +868,15 @@ class _Counter:
                     # stopped count has found at least as many
                     r.count = max(r.count, listed)
                 return r
+        tick, counted = self.progress.for_run()
+
+        def ticked() -> bool:
+            tick()
+            return self.halted()
+
+        def count_so_far(n: int) -> bool:
+            counted(n)
+            return self.halted()
         r = _search_verified(self.puzzle, self.backend, problem, budget, remaining, keep_arg, ticked,
                              phases, see, on_count=count_so_far, hand_back=hand_back)
         self.add_solutions(r.solutions, r.assignments)
@@ -1268,7 +1275,8 @@ class _Refuter:
                 self._thread.start()
 
     def _pointless(self, *_) -> bool:
-        return self._over.is_set() or self.ctr.progress.n > 0
+        # (solutions listed before the count are off the line once it starts)
+        return self._over.is_set() or self.ctr.progress.n > 0 or bool(self.ctr.solutions)
 
     def _run(self) -> None:
         try:
@@ -1720,8 +1728,9 @@ def _views(ctr: _Counter, problem: Problem, group: list[dict[int, int]], cell: t
     # (when none is kept: a kept one is an orbit's least canonical solution)
     tied = None if ctr.keep else [frozenset((p, g.get(p, p))) for g in others for p in cell]
     r = ctr.run(problem.with_constraints(canonical), keep=False, budget=budget, see=weigh, hand_back=tied)
-    unseen = r.count - sum(weights.values())  # (counted, not handed back: weight 1 each)
-    total = sum((Fraction(stab * n, ties) for (stab, ties), n in weights.items()), Fraction(unseen))
+    # r.unsent, not r.count less the weighed: a Ctrl-C may leave a solution
+    # counted and not yet weighed (a tie, worth less than 1)
+    total = sum((Fraction(stab * n, ties) for (stab, ties), n in weights.items()), Fraction(r.unsent))
     if r.complete or r.stopped_by != "limit" or (limit is not None and total >= limit):
         ctr.add_solutions(kept)
         if not r.complete:

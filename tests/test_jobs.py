@@ -235,6 +235,28 @@ def test_views_count_without_listing_weighs_only_the_ties(case, monkeypatch):
         assert len(got["exact"]) < len(got["cadical195"])
 
 
+@pytest.mark.parametrize("backend, k", [("exact", 1), ("exact", 2), ("exact", 50), ("cadical195", 1),
+                                        ("cadical195", 40)])
+def test_views_interrupted_while_weighing_is_a_lower_bound(backend, k, monkeypatch):
+    # Ctrl-C in the k-th decoding: the solutions counted but not weighed
+    # (the rest of a batch, or the one being decoded) weighed 1 each, and
+    # a tie is worth less: "at least 906" of 783 classes (review)
+    puzzle = load_puzzle("tetromino-pairs-5x8") if backend == "exact" else \
+        load_box(_box_text(6, 6, (), {"V": 12}), "case.box")
+    calls = []
+    decode = jobs.decode_verified
+
+    def interrupted(*a):
+        calls.append(1)
+        if len(calls) == k:
+            raise KeyboardInterrupt
+        return decode(*a)
+    monkeypatch.setattr(jobs, "decode_verified", interrupted)
+    out = jobs.count(puzzle, get_backend(backend), unique=True, jobs=1)
+    assert (out.complete, out.stopped_by) == (False, "interrupted")
+    assert out.count <= (783 if backend == "exact" else 25)
+
+
 @pytest.mark.parametrize("case", REPEATED[:4], ids=str)
 def test_views_give_way_to_burnside_when_many(case, monkeypatch):
     rows, cols, holes, counts = case
@@ -646,6 +668,9 @@ def test_the_solutions_listed_before_a_count_are_on_the_progress_line(monkeypatc
     out = jobs.count(load_puzzle("pentomino-3x20"), get_backend("exact"), keep=True, keep_at_most=3, jobs=1)
     assert (out.count, len(out.solutions)) == (8, 3)
     assert seen == [(True, 3), (False, 8)]  # (counted once each: the count finds the 3 again)
+    # and once each when the count is split: the line ended at 11 (review)
+    out = jobs.count(load_puzzle("pentomino-3x20"), get_backend("exact"), keep=True, keep_at_most=3, jobs=2)
+    assert (out.count, len(out.solutions), counter.progress.n) == (8, 3, 8) and out.subproblems > 2
 
 
 def test_a_split_count_stopped_adds_what_the_running_parts_found():

@@ -69,6 +69,12 @@ class SearchResult:
     #: the true primary variables of each kept solution, where the job keeps
     #: decoded solutions in ``solutions`` (jobs._search_verified)
     assignments: list[frozenset] = field(default_factory=list)
+    #: solutions counted and deliberately not handed back (``hand_back``):
+    #: each holds none of the sets.  A stopped search says only those of the
+    #: messages it had read to the end: a Ctrl-C in the middle of a batch
+    #: leaves them out, so that no solution handed back, or about to be, is
+    #: among them
+    unsent: int = 0
 
 
 class Deadline:

@@ -120,8 +120,7 @@ class ExactCoverBackend(Backend):
             nonlocal count, stopped
             for ci, chosen in batch:
                 sol = cases[ci].solution(chosen)
-                if sets is None:  # (else the messages carry the count)
-                    count += 1
+                count += 1
                 if keep:
                     sols.append(sol)
                 if on_solution is not None and on_solution(sol):
@@ -129,6 +128,7 @@ class ExactCoverBackend(Backend):
                     return True
             return False
 
+        sent = unsent = 0  # (hand_back: the solutions in the batches read, and those left out of them)
         if isolate:
             messages = _in_child(cases, algos, limit, want, deadline, sets)
         else:
@@ -140,22 +140,27 @@ class ExactCoverBackend(Backend):
                     stopped = "time-limit"
                     break
                 if kind == "sols":
-                    if sets is not None:  # the solutions found, sent or not
-                        count = msg[2]
                     if take(msg[1]):
                         break
-                    if sets is not None and on_count is not None and on_count(count):
-                        stopped = "callback"
-                        break
+                    if sets is not None:  # (only once the batch is taken: see SearchResult.unsent)
+                        sent += len(msg[1])
+                        count, unsent = msg[2], msg[2] - sent
+                        if on_count is not None and on_count(count):
+                            stopped = "callback"
+                            break
                 elif kind in ("n", "idle"):
                     if kind == "n":
                         count = msg[1]
+                        if sets is not None:
+                            unsent = count - sent
                     if on_count is not None and on_count(count):
                         stopped = "callback"
                         break
                 elif kind == "done":
                     if not want or sets is not None:
                         count = msg[1]
+                        if sets is not None:
+                            unsent = count - sent
                         if on_count is not None:
                             on_count(count)
                     if msg[2] == "limit":
@@ -167,7 +172,7 @@ class ExactCoverBackend(Backend):
             stopped = "interrupted"
         finally:
             messages.close()
-        return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats)
+        return SearchResult(count, complete, self.name, deadline.elapsed(), sols, stopped, stats, unsent=unsent)
 
 
 def tree_bound(case: ExactCover) -> float:

@@ -249,14 +249,16 @@ def test_hand_back_streams_the_matching_solutions_and_counts_all(make, isolate):
     want = {s for s in every if any(m <= s for m in sets)}
     assert want and len(want) < len(every)  # (the test tells them apart)
     assert sorted(seen, key=sorted) == sorted(want, key=sorted)
+    assert r.unsent == len(every) - len(want)
     # kept solutions are those handed back too; a limit still counts every solution
     r = get_backend("exact", isolate=isolate).search(p, keep=True, limit=len(every) - 1, hand_back=sets)
     assert (r.count, r.complete, r.stopped_by) == (len(every) - 1, False, "limit")
     assert set(r.solutions) <= want
-    # stopped at the first one handed back: the count still holds it (and
-    # what the engine found with it: a small search sends one batch)
+    # stopped at the first one handed back, in the middle of its batch: the
+    # count holds it; the batch's unsent solutions are not said (a Ctrl-C
+    # there must not give solutions not yet weighed the unsent ones' weight)
     r = get_backend("exact", isolate=isolate).search(p, on_solution=lambda s: True, hand_back=sets)
-    assert r.stopped_by == "callback" and 1 <= r.count <= len(every)
+    assert (r.stopped_by, r.count, r.unsent) == ("callback", 1, 0)
 
 
 def test_hand_back_sets_of_merged_and_of_dropped_variables(exact):
