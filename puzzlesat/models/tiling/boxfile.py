@@ -48,7 +48,7 @@ import re
 
 from ...errors import InputError, control_character, foreign_digit, number, plural, text_lines
 from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, format_character,
-                    not_connected, shorten, visible)
+                    not_connected, shorten, without_format_characters)
 from .geometry import is_connected
 from .lattice import CubicLattice
 
@@ -151,8 +151,10 @@ def _load(text: str, path: str, warnings: list[str]):
         bare_key = _KEY_NO_COLON.match(raw)
         if bare_key:
             key, value = bare_key.group(1).casefold().replace("_", "-"), bare_key.group(2)
+            shown = without_format_characters(value)
+            left_out = f", without its {format_character(value).removeprefix('a ')}" if shown != value else ""
             warnings.append(f"{path}:{no}: '# {key}' without a ':' is read as a comment, not as the key "
-                            f"(write '# {key}: {visible(shorten(value)) if value else '...'}')")
+                            f"(write '# {key}: {shorten(shown) if shown else '...'}'{left_out})")
         line, hash_, comment = raw.partition("#")
         line = line.rstrip()
         if not line.strip():

@@ -213,11 +213,11 @@ def format_character(name: str) -> str | None:
     return None
 
 
-def visible(text: str) -> str:
-    """``text`` with each format character that :func:`format_character`
-    finds written as an escape (``\\u200b``): a suggested value the user is
-    to type, in which a zero-width space would not show."""
-    return "".join(repr(ch)[1:-1] if _invisible(text, i) else ch for i, ch in enumerate(text))
+def without_format_characters(text: str) -> str:
+    """``text`` without the format characters :func:`format_character`
+    finds: a suggested value for the user to type, where a zero-width space
+    would not show (and written as an escape, would be typed as one)."""
+    return "".join(ch for i, ch in enumerate(text) if not _invisible(text, i))
 
 
 def _invisible(text: str, i: int) -> bool:

@@ -326,14 +326,15 @@ def test_a_known_key_without_its_colon_is_a_warning(comment, key, value):
     assert t.title == "f" and not t.expected and not t.pieces[0].one_sided  # read as a comment
 
 
-def test_a_suggested_value_shows_its_format_characters():
+def test_a_suggested_value_leaves_out_its_format_characters():
     # a zero-width space in the value was printed as it is: the suggestion
-    # looked like "L", and typed out it named no piece (a name holds none)
+    # looked like "L", and copied it named no piece (a name holds none);
+    # written as an escape, it was typed as one (review)
     t = load("# one-sided L\u200b\n# title 👩\u200d💻 x\u00ad\nBOX / 1 * 2\nELEMENT / (L) (1, 1), (1, 2)\n", "f.box")
     assert t.ignored == ("f.box:1: '# one-sided' without a ':' is read as a comment, not as the key "
-                         "(write '# one-sided: L\\u200b')",
+                         "(write '# one-sided: L', without its format character (U+200B ZERO WIDTH SPACE))",
                          "f.box:2: '# title' without a ':' is read as a comment, not as the key "
-                         "(write '# title: 👩\u200d💻 x\\xad')")
+                         "(write '# title: 👩\u200d💻 x', without its format character (U+00AD SOFT HYPHEN))")
 
 
 @pytest.mark.parametrize("comment", [
