@@ -14,7 +14,7 @@ from pathlib import Path
 from ..cli import say as note  # a warning or note on stderr, repeated in --json's warnings
 from ..errors import BuildTimeLimit, InputError, UsageError, printable
 from ..encoders import deadline
-from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, _card_enc
+from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, RESTORING_SIGINT
 from ..jobs import pick_backend
 from ..loading import LOADERS, family_of, load_puzzle
 from ..problem import AtMostOne, Exactly, ExactlyOne
@@ -202,17 +202,13 @@ def before_search(args, doing: str, in_all: str):
 RAISE_RETRY = 0.005
 
 
-#: code putting SIGINT back after PySAT's encoder was interrupted
-_RESTORING_SIGINT = (deadline.sigint_as_python_had_it.__code__, _card_enc.__code__)
-
-
 def _unsafe_to_raise(frame) -> bool:
     """Whether an exception raised at ``frame`` would not reach the command:
     in a module being imported (the import machinery wraps it, e.g. in
     "Error calling __set_name__": a traceback, exit 1, QA) or in a
     finaliser (``__del__``: Python prints it as ignored, and goes on); or
     where SIGINT is being put back after PySAT's encoder caught one."""
-    if frame is not None and frame.f_code in _RESTORING_SIGINT:
+    if frame is not None and frame.f_code in RESTORING_SIGINT:
         return True  # (SIGINT would be held back for good)
     while frame is not None:
         code = frame.f_code

@@ -297,3 +297,9 @@ def _card_enc(make, lits, k, pool, enc):
             deadline.sigint_as_python_had_it()
             raise KeyboardInterrupt from None
         raise
+
+
+#: the code that puts SIGINT back after PySAT's encoder caught one: a time
+#: limit must not be raised there (commands.common._unsafe_to_raise), or
+#: SIGINT stays held back for good
+RESTORING_SIGINT = (deadline.sigint_as_python_had_it.__code__, _card_enc.__code__)
