@@ -88,6 +88,10 @@ class GanakBackend(Backend):
 def _count(clauses, n_vars, projection, seed) -> int:
     from pyganak import Counter
 
+    if any(len(cl) == 0 for cl in clauses):
+        # no model; Ganak answers 1 for empty clauses over no variable (a
+        # board where no piece fits: review)
+        return 0
     with _stdout_to_devnull():  # Ganak writes "c o ..." lines to stdout
         c = Counter(verbose=0, seed=seed)
         if n_vars:

@@ -354,7 +354,7 @@ def _cells(r, job) -> list[str]:
         total_s = f">{r.get('time_limit') or 0:g}"
     else:  # done, or stopped early for another reason (a solver that gave up)
         total_s = _fmt_s(total)
-    return [os.path.basename(r["instance"]), r["backend"], r["encoding"], str(r.get("variables", "-") or "-"),
+    return [os.path.basename(r["instance"]), r["backend"], r["encoding"], str(r.get("variables") if r.get("variables") is not None else "-"),
             str(r.get("clauses") if r.get("clauses") is not None else "-"), _fmt_s(r.get("first_s")), total_s,
             res, cnt, "-" if r["agree"] is None else "yes" if r["agree"] else "NO <<<"]
 
@@ -491,7 +491,7 @@ def worker(spec: dict) -> dict:
     from .. import jobs
     from ..backends import get_backend
     from ..encoders.cnf import cnf_size
-    from ..errors import VerificationError
+    from ..errors import VerificationError, plural
     from ..loading import load_puzzle
 
     t0 = time.perf_counter()
@@ -545,6 +545,8 @@ def worker(spec: dict) -> dict:
         total = time.perf_counter() - start
         if r.complete and r.count == 0:  # as count refuses it
             jobs.refuse_none(puzzle, problem, be.name)
+        if r.complete and r.count and reason:  # (a model counter's count is checked no other way)
+            raise VerificationError(f"{be.name} counted {plural(r.count, 'solution')}, but there is none: {reason}")
         # a stopped model counter has no partial count (its 0 is no lower bound worth showing)
         partial = r.complete or be.can_enumerate
         return {**out, "status": "ok",

@@ -116,6 +116,40 @@ def test_no_solution(ganak):
     assert (r.count, r.complete) == (0, True)
 
 
+@pytest.mark.parametrize("isolate", [True, False])
+def test_no_solution_over_no_variable(isolate, tmp_path, cli):
+    # an empty clause and no variable (no piece fits anywhere): Ganak
+    # answered 1, and compare showed it as "counted 1, agree: yes" (review)
+    p = Problem()
+    p.clause([])
+    r = GanakBackend(isolate=isolate).count(p)
+    assert (r.count, r.complete) == (0, True)
+    box = tmp_path / "big.box"
+    box.write_text("BOX / 2 * 2\nELEMENT / (L) (1, 1), (2, 1), (3, 1), (3, 2)\n")
+    out = cli("compare", box, "--count", "--backends", "ganak,exact", "-t", "20", "--json")
+    assert out.code == 0
+    assert [(r["backend"], r["count"]) for r in out.json()["runs"]] == [("ganak", 0), ("exact", 0)]
+    # (its table said "-" for a model of 0 variables)
+    row = cli("compare", box, "--count", "--backends", "ganak", "-t", "20").out.splitlines()[2].split()
+    assert row[:5] == ["big.box", "ganak", "mixed", "0", "5"] and row[-2:] == ["0", "yes"]
+
+
+def test_compare_refuses_a_count_the_precheck_rules_out(tmp_path, monkeypatch):
+    # a model counter's count is checked by nothing else: a count of 1 on a
+    # board where no piece fits passed as "counted 1, agree: yes" (review)
+    from puzzlesat.backends.base import SearchResult
+    from puzzlesat.commands import compare
+
+    box = tmp_path / "big.box"
+    box.write_text("BOX / 2 * 2\nELEMENT / (L) (1, 1), (2, 1), (3, 1), (3, 2)\n")
+    monkeypatch.setattr(GanakBackend, "search", lambda self, problem, **kw: SearchResult(1, True, "ganak", 0.0))
+    row = compare.worker({"instance": str(box), "backend": "ganak", "encoding": "mixed", "job": "count",
+                          "time_limit": 5})
+    assert row["status"] == "invalid"
+    assert row["error"] == ("ganak counted 1 solution, but there is none: piece L (" + str(box)
+                            + ":2) fits nowhere on the board")
+
+
 def test_limit_caps_the_count(ganak):
     r = ganak.count(dominoes(4, 4), limit=10)
     assert (r.count, r.complete, r.stopped_by) == (10, False, "limit")
