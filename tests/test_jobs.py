@@ -231,7 +231,7 @@ def test_views_count_without_listing_weighs_only_the_ties(case, monkeypatch):
         own, = set(cell) & sol
         return any(g.get(own, own) in sol for g in group if g)
     assert got["exact"] == {s for s in got["cadical195"] if tied(s)}
-    if rows * cols == 24:  # (these two boards have canonical solutions without a tie)
+    if (rows, cols) in ((4, 6), (6, 6)):  # (these two boards have canonical solutions without a tie)
         assert len(got["exact"]) < len(got["cadical195"])
 
 
