@@ -1722,10 +1722,8 @@ def _views(ctr: _Counter, problem: Problem, group: list[dict[int, int]], cell: t
     # each weight is at least 1/|G|: a user's limit needs at most limit*|G| of them
     budget = VIEWS_PROBE if limit is None else min(VIEWS_PROBE, limit * len(group))
     before = ctr.stopped_by
-    # S with no tie (V_S(g) != V_S(e) for every g != e) weighs 1 (no g fixes
-    # it: a g in Stab(S) ties), so an engine that builds solutions at a cost
-    # need only hand back those with one, p and g(p) both true for a p of C
-    # (when none is kept: a kept one is an orbit's least canonical solution)
+    # the solutions with a tie (see above); all, when solutions are kept (a
+    # kept one is an orbit's least canonical solution)
     tied = None if ctr.keep else [frozenset((p, g.get(p, p))) for g in others for p in cell]
     r = ctr.run(problem.with_constraints(canonical), keep=False, budget=budget, see=weigh, hand_back=tied)
     # r.unsent, not r.count less the weighed: a Ctrl-C may leave a solution

@@ -331,6 +331,11 @@ def _fmt_s(x) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
+def _fmt_n(x) -> str:
+    """A size, or "-" when there is none (0 is a size: a model of no variable)."""
+    return "-" if x is None else str(x)
+
+
 def _cells(r, job) -> list[str]:
     if r.get("status") in ("killed", "error", "interrupted"):
         res = {"killed": "KILLED", "error": "ERROR", "interrupted": "INTERRUPTED"}[r["status"]]
@@ -354,8 +359,8 @@ def _cells(r, job) -> list[str]:
         total_s = f">{r.get('time_limit') or 0:g}"
     else:  # done, or stopped early for another reason (a solver that gave up)
         total_s = _fmt_s(total)
-    return [os.path.basename(r["instance"]), r["backend"], r["encoding"], str(r.get("variables") if r.get("variables") is not None else "-"),
-            str(r.get("clauses") if r.get("clauses") is not None else "-"), _fmt_s(r.get("first_s")), total_s,
+    return [os.path.basename(r["instance"]), r["backend"], r["encoding"], _fmt_n(r.get("variables")),
+            _fmt_n(r.get("clauses")), _fmt_s(r.get("first_s")), total_s,
             res, cnt, "-" if r["agree"] is None else "yes" if r["agree"] else "NO <<<"]
 
 
