@@ -3,6 +3,7 @@ one finding of the review and pins the behaviour that fixed it."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import pytest
@@ -29,6 +30,10 @@ CASES = {
     "hexagon": lambda: load_puzzle("hexagon-tetrahexes-trihexes"),
     "tetromino pairs 5x8": lambda: load_puzzle("tetromino-pairs-5x8"),
     "pentominoes 6x10": lambda: load_puzzle("pentomino-6x10"),
+    "pentominoes 2x3x10": lambda: load_puzzle("pentomino-2x3x10"),
+    "pentominoes 3x4x5": lambda: load_puzzle("pentomino-3x4x5"),
+    "I-trominoes 2x2x2x3": lambda: load_box("BOX / 2 * 2 * 2 * 3\n" + "ELEMENT / (I) (1, 1), (1, 2), (1, 3)\n" * 8,
+                                            "i3.box"),
 }
 
 
@@ -51,13 +56,35 @@ def _read_back(puzzle, text):
             for g in glyph.split("/"):
                 legend[g] = name
     assert not any(line.startswith(("legend", "note")) for line in lines), text
-    if puzzle.dims is not None:  # a 2-D box: row r, column c
+    if puzzle.dims is not None and len(puzzle.dims) > 2:  # labelled layers side by side
+        grid = _read_layers(lines)
+    elif puzzle.dims is not None:  # a 2-D box: row r, column c
         grid = {(r, c): ch for r, row in enumerate(lines) for c, ch in enumerate(row)}
     else:  # the lattice's art layout, read as a board file would be, moved onto the board
         drawn = art.parse(puzzle.lattice.name, "\n".join(lines))
         shift = [a - b for a, b in zip(min(puzzle.board), min(drawn))]
         grid = {tuple(x + d for x, d in zip(c, shift)): ch for c, ch in drawn.items()}
     return grid, legend
+
+
+def _read_layers(lines):
+    """A 3-D/4-D box's drawing: rows of layers apart by blank lines, each
+    layer's cells under its label ``layer a`` / ``layer a,b`` (1-based
+    leading coordinates), row r and column c of a layer being cell
+    (a-1, [b-1,] r, c)."""
+    grid = {}
+    rows = "\n".join(lines).split("\n\n")
+    for block in rows:
+        head, *body = block.split("\n")
+        labels = [(m.start(), tuple(int(x) - 1 for x in m.group(1).split(",")))
+                  for m in re.finditer(r"layer ([0-9,]+)", head)]
+        assert labels and re.sub(r"layer [0-9,]+", "", head).strip() == "", head
+        for i, (at, lead) in enumerate(labels):
+            end = labels[i + 1][0] if i + 1 < len(labels) else None
+            for r, line in enumerate(body):
+                for c, ch in enumerate(line[at:end].rstrip()):
+                    grid[lead + (r, c)] = ch
+    return grid
 
 
 def _regions(lattice, grid):

@@ -8,7 +8,8 @@ still look alike.
 
 Square/cubic boxes draw as grids: 1-D a row, 2-D rows x columns, 3-D the
 layers along the first axis side by side, 4-D a grid of layers (first axis
-down, second across).  Boards of 2-D lattices given by their cells (hex,
+down, second across), each layer under a label naming its leading
+coordinates (``layer 2``, ``layer 2,1``; 1-based, as .box and --json count).  Boards of 2-D lattices given by their cells (hex,
 triangle, No.0, square art boards) draw in the lattice's ASCII-art layout
 (art.py), so a printed board can be pasted back into a .toml file.  SVG
 draws every cell as its polygon (squares, hexagons, triangles) with thick
@@ -281,19 +282,29 @@ def text_box(puzzle, solution, color: bool) -> str:
     d = len(puzzle.dims)
     if d <= 2:
         return "\n".join(_grid_lines(puzzle, owner, sym, color, (), cs))
-    if d == 3:
-        blocks = [_grid_lines(puzzle, owner, sym, color, (a,), cs) for a in range(puzzle.dims[0])]
-        return "\n".join(_side_by_side(blocks, [puzzle.dims[2]] * len(blocks)))
-    if d == 4:
+    if d in (3, 4):
+        # each layer under its label: the 1-based leading coordinates of its
+        # cells, as .box and --json number them (rows the next coordinate,
+        # columns the last)
+        rows = ([[(a,) for a in range(puzzle.dims[0])]] if d == 3
+                else [[(a, b) for b in range(puzzle.dims[1])] for a in range(puzzle.dims[0])])
         out = []
-        for a in range(puzzle.dims[0]):
-            blocks = [_grid_lines(puzzle, owner, sym, color, (a, b), cs) for b in range(puzzle.dims[1])]
-            out.extend(_side_by_side(blocks, [puzzle.dims[3]] * len(blocks)))
+        for prefixes in rows:
+            blocks = [[layer_label(fixed)] + _grid_lines(puzzle, owner, sym, color, fixed, cs)
+                      for fixed in prefixes]
+            out.extend(_side_by_side(blocks, [max(puzzle.dims[-1], len(b[0])) for b in blocks]))
             out.append("")
         return "\n".join(out).rstrip("\n")
     # higher dimensions: one line per piece
     return "\n".join(f"{sym[n]}: " + " ".join(str(tuple(x + 1 for x in c)) for c in cells)
                      for n, cells in solution.placements)
+
+
+def layer_label(fixed: tuple) -> str:
+    """The line above a 3-D/4-D box's layer: ``layer 2`` holds the cells
+    whose first coordinate is 2 (1-based), ``layer 2,1`` those of a 4-D box
+    whose first two are 2 and 1."""
+    return "layer " + ",".join(str(x + 1) for x in fixed)
 
 
 def text_generic(puzzle, solution, color: bool) -> str:
@@ -372,7 +383,8 @@ def _drawer(puzzle):
 
 
 def svg_box(puzzle, solution) -> str:
-    """Squares; 3-D/4-D boxes as their 2-D layers laid out as in text_box."""
+    """Squares; 3-D/4-D boxes as their 2-D layers laid out and labelled as
+    in text_box."""
     owner = cell_owner(puzzle, solution)
     copy = {c: i for i, (_, cells) in enumerate(solution.placements) for c in cells}
     names = piece_names(puzzle)
@@ -422,6 +434,9 @@ def svg_box(puzzle, solution) -> str:
     for key, (lr, lc) in layers:
         ox = s + lc * (cols + gap) * s
         oy = s + lr * (rows + gap) * s
+        if d in (3, 4):  # (in the margin above the layer, as the text drawing labels it)
+            out.append(f'<text class="layer" x="{ox}" y="{oy - 8}" font-size="12" font-family="sans-serif">'
+                       f'{layer_label(key)}</text>')
         for r in range(rows):
             for c in range(cols):
                 p = (c,) if d == 1 else key + (r, c)

@@ -11,6 +11,7 @@ from puzzlesat import jobs
 from puzzlesat.backends import get_backend
 from puzzlesat.loading import load_puzzle
 from puzzlesat.models.tiling.render import drawing, symbols
+from puzzlesat.models.tiling.render import text as render_text  # (some tests import text itself)
 from puzzlesat.models.tiling.tomlfile import load
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -180,24 +181,42 @@ def test_different_pieces_sharing_the_overflow_glyph_are_not_called_look_alike_c
     assert not any(line.startswith("note: touching copies") for line in lines)
 
 
+def _cell_texts(svg: str) -> list[str]:
+    """The texts drawn in the cells (not the layers' labels)."""
+    return [e.text for e in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text") if e.get("class") != "layer"]
+
+
+def test_a_layered_box_labels_its_layers_in_svg_as_in_text():
+    from puzzlesat.models.tiling.render import svg_box
+
+    for size, heads in (("[2, 3, 4]", ["layer 1   layer 2"]),
+                        ("[2, 2, 2, 3]", ["layer 1,1   layer 1,2", "layer 2,1   layer 2,2"])):
+        t = load(f'[board]\nsize = {size}\n[[pieces]]\nset = "trominoes"\ncount = 4\n', "t.toml")
+        sol = jobs.solve(t, get_backend("exact")).solution
+        labels = [e.text for e in ET.fromstring(svg_box(t, sol)).iter("{http://www.w3.org/2000/svg}text")
+                  if e.get("class") == "layer"]
+        assert labels == [label for head in heads for label in head.split("   ")]
+        assert [line for line in render_text(t, sol).splitlines() if line.startswith("layer")] == heads
+
+
 def test_a_layered_box_numbers_the_copies_of_a_repeated_piece_in_svg():
     # a copy spans layers, where outlines cannot follow it: 4-D SVG could not tell copies apart
     from puzzlesat.models.tiling.render import svg_box
 
     t = load('lattice = "cubic4"\n[board]\nsize = [2, 2, 2, 2]\n[[pieces]]\nset = "dominoes"\ncount = 8\n', "t.toml")
     sol = jobs.solve(t, get_backend("exact")).solution
-    texts = [e.text for e in ET.fromstring(svg_box(t, sol)).iter("{http://www.w3.org/2000/svg}text")]
+    texts = _cell_texts(svg_box(t, sol))
     assert sorted(texts) == sorted(f"D#{k}" for k in range(1, 9) for _ in range(2))
     # a copy's number is apart from the name: the third L is not the tromino L3 (QA)
     box = load('[board]\nsize = [2, 3, 3]\n[[pieces]]\nname = "L"\nart = "#\\n#\\n##"\ncount = 3\n'
                '[[pieces]]\nset = "trominoes"\n', "t.toml")
     sol = jobs.solve(box, get_backend("exact")).solution
-    texts = [e.text for e in ET.fromstring(svg_box(box, sol)).iter("{http://www.w3.org/2000/svg}text")]
+    texts = _cell_texts(svg_box(box, sol))
     assert sorted(set(texts)) == ["I", "L#1", "L#2", "L#3", "L3"] and texts.count("L3") == 3
     # in a flat box the outlines tell copies apart: plain letters
     flat = load('[board]\nsize = [2, 4]\n[[pieces]]\nset = "dominoes"\ncount = 4\n', "f.toml")
     sol = jobs.solve(flat, get_backend("exact")).solution
-    texts = [e.text for e in ET.fromstring(svg_box(flat, sol)).iter("{http://www.w3.org/2000/svg}text")]
+    texts = _cell_texts(svg_box(flat, sol))
     assert texts == ["D"] * 8
 
 
