@@ -9,7 +9,8 @@ still look alike.
 Square/cubic boxes draw as grids: 1-D a row, 2-D rows x columns, 3-D the
 layers along the first axis side by side, 4-D a grid of layers (first axis
 down, second across), each layer under a label naming its leading
-coordinates (``layer 2``, ``layer 2,1``; 1-based, as .box and --json count).  Boards of 2-D lattices given by their cells (hex,
+coordinates (``layer 2``, ``layer 2,1``; 1-based, as .box and --json
+count).  Boards of 2-D lattices given by their cells (hex,
 triangle, No.0, square art boards) draw in the lattice's ASCII-art layout
 (art.py), so a printed board can be pasted back into a .toml file.  SVG
 draws every cell as its polygon (squares, hexagons, triangles) with thick
