@@ -400,6 +400,7 @@ class _Reader:
     def __init__(self, text: str, path: str):
         self.text, self.path = text, path
         self.lines = _Lines(text)
+        self.notes: list[str] = []  # (said by every command that reads the file)
 
     def fail(self, msg: str, *where) -> None:
         raise InputError(msg, self.path, self.lines.line(*where))
@@ -472,7 +473,7 @@ class _Reader:
         tiling = build_tiling(lattice=lattice, pieces=specs, path=self.path, dims=dims, board=cells,
                               holes_or_fixed=[("*", sorted(holes), hole_line)] if holes else [],
                               title=title, source=source, expected=expected)
-        tiling.notes.extend(_given_again(specs))
+        tiling.notes.extend(self.notes + _given_again(specs))
         return tiling
 
     def _lattice(self, data: dict, board: dict) -> Lattice:
@@ -666,6 +667,10 @@ class _Reader:
                 self.fail(f"counts: the set {full} has no piece {shorten(repr(k))}; its pieces: {' '.join(names)}",
                           *where, "counts")
             self._int(v, *where, "counts", what=f"counts.{shorten(k)}", minimum=1)
+        if "count" in entry and set(names) <= set(counts):  # (it was dropped unsaid, QA)
+            at = self.lines.line(*where, "count")
+            self.notes.append(f"{'' if at is None else f'line {at}: '}count = {count} applies to no piece: "
+                              f"counts gives every piece of the set {full} its own")
         return [PieceSpec(pname, list(cells), counts.get(pname, count), os_, line) for pname, cells, os_ in pieces]
 
     def _expected(self, exp) -> dict:
