@@ -45,6 +45,8 @@ def run(args) -> int:
         return EXIT_OK
     print(puzzle.title or args.instance)
     if "pieces" in fam:
+        if fam.get("source"):
+            print("source: " + fam["source"].strip().replace("\n", "\n        "))
         kept = fam.get("piece_symmetries")
         print(f"{fam.get('lattice', '')} board, {plural(fam.get('board_cells'), 'cell')} to cover, "
               f"{plural(fam.get('board_symmetries'), 'board symmetry', 'board symmetries')}"

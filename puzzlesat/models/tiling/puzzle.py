@@ -387,6 +387,7 @@ class Tiling(Puzzle):
                          + ": the model states no constraint for it")
         whole = self._whole_board()
         return {
+            "source": self.source,  # (the file's source key; it was read, checked and shown nowhere, QA)
             "lattice": self.lattice.name,
             "board_cells": len(self.board),
             "pieces": [

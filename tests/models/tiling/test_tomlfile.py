@@ -697,3 +697,27 @@ def test_one_sided_on_a_flat_piece_in_a_box_is_said_to_change_nothing():
     # in the plane it does change the count, and nothing is said
     flat = _load(text.replace("[1, 4, 4]", "[4, 4]"))
     assert jobs.count(flat).count == 3 and not any("one_sided" in n for n in flat.notes)
+
+
+def test_a_set_count_that_counts_gives_every_piece_is_said_unused():
+    # count = 3 beside counts for every piece of the set was dropped without a word (QA)
+    t = _load('[board]\nsize = [1, 4]\n[[pieces]]\nset = "dominoes"\ncount = 3\ncounts = { D2 = 2 }\n')
+    assert [(p.name, p.count) for p in t.pieces] == [("D2", 2)]
+    assert t.notes == ["line 5: count = 3 applies to no piece: counts gives every piece of the set dominoes its own"]
+    t = _load('[board]\nsize = [2, 4]\n[[pieces]]\nset = "trominoes"\ncount = 1\ncounts = { L3 = 1 }\n'
+              '[[pieces]]\nname = "O"\ncells = [[1, 1], [1, 2]]\n')  # count still sets I3's: no note
+    assert t.notes == []
+
+
+def test_info_shows_the_source(tmp_path, cli):
+    # source was read and checked, then shown nowhere (QA)
+    import json
+
+    p = tmp_path / "s.toml"
+    p.write_text('source = """Isobe 1965,\nreprinted"""\n[board]\nsize = [1, 4]\n[[pieces]]\nset = "dominoes"\ncount = 2\n')
+    assert cli("info", p).out.splitlines()[:3] == ["s", "source: Isobe 1965,", "        reprinted"]
+    assert json.loads(cli("info", p, "--json").out)["source"] == "Isobe 1965,\nreprinted"
+    p.write_text('[board]\nsize = [1, 4]\n[[pieces]]\nset = "dominoes"\ncount = 2\n')
+    out = cli("info", p).out.splitlines()
+    assert out[0] == "s" and not out[1].startswith("source")
+    assert json.loads(cli("info", p, "--json").out)["source"] is None
