@@ -173,6 +173,15 @@ class Backend:
         worth keeping does nothing."""
         return nullcontext()
 
+    def slices(self, problem: Problem, *, limit: int | None = None) -> "Slices":
+        """A search for up to ``limit`` solutions of ``problem``, run in time
+        slices (:meth:`Slices.run`).  Here each slice searches afresh; an
+        engine that can stop a search and take it up again where it stopped
+        (a forked solver, paused between slices) overrides this, so that a
+        search given 1 s, then 2 s, then 4 s does not do the first second's
+        work three times."""
+        return Slices(self, problem, limit)
+
     # -- conveniences built on search
     def solve(self, problem: Problem, *, time_limit: float | None = None) -> SolveResult:
         r = self.search(problem, limit=1, time_limit=time_limit, keep=True)
@@ -189,6 +198,30 @@ class Backend:
     def enumerate(self, problem: Problem, *, limit: int | None = None,
                   time_limit: float | None = None) -> SearchResult:
         return self.search(problem, limit=limit, time_limit=time_limit, keep=True)
+
+
+class Slices:
+    """A search run slice by slice (:meth:`Backend.slices`): each
+    :meth:`run` searches for at most ``budget`` seconds and returns what that
+    slice found (the SearchResult of the slice: its solutions, kept; complete
+    when the search has ended).  Once a slice has found solutions, the
+    caller starts a new search (with those solutions blocked) rather than
+    run this one on.  This one searches afresh in every slice."""
+
+    def __init__(self, backend: Backend, problem: Problem, limit: int | None):
+        self.backend, self.problem, self.limit = backend, problem, limit
+
+    def run(self, budget: float | None) -> SearchResult:
+        return self.backend.search(self.problem, limit=self.limit, time_limit=budget, keep=True)
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 class Tally:
@@ -398,8 +431,27 @@ class Child:
             code, why = self.server.popen.wait(), self.server.last_words()
         raise BackendError(f"{what} died (exit code {code}){why}") from None
 
+    def pause(self) -> bool:
+        """Stop a forked child where it is (SIGSTOP), to :meth:`resume` it
+        later; False where that cannot be done (a new Python serving a
+        daemonic process, or a child gone)."""
+        if self.proc is None:
+            return False
+        try:
+            os.kill(self.proc.pid, signal.SIGSTOP)
+        except ProcessLookupError:
+            return False
+        return True
+
+    def resume(self) -> None:
+        if self.proc is not None:
+            try:
+                os.kill(self.proc.pid, signal.SIGCONT)
+            except ProcessLookupError:  # (gone: recv() says how)
+                pass
+
     def close(self, reuse: bool = False) -> None:
-        """Kill the child if it still runs, and reap it.  ``reuse``: the
+        """Kill the child if it still runs (paused or not), and reap it.  ``reuse``: the
         caller has read the job's last message; a new Python then waits for
         the job's end and is kept for this thread's next Child."""
         if self.proc is not None:

@@ -15,8 +15,8 @@ from pysolvers import error as _SolverError
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf, keeping
 from ..problem import Problem
-from .base import (Asking, Backend, BackendError, Child, Deadline, SearchResult, Tally, blocking_clause,
-                   dying_of_sigterm, may_start_child, run_stoppable)
+from .base import (Asking, Backend, BackendError, Child, Deadline, SearchResult, Slices, Tally, blocking_clause,
+                   can_fork, dying_of_sigterm, may_start_child, run_stoppable)
 
 #: canonical name -> aliases, as PySAT spells them
 SOLVERS: dict[str, tuple[str, ...]] = {
@@ -75,6 +75,14 @@ class PySatBackend(Backend):
             # be drawn
             return self._search_in_child(problem, limit, time_limit, keep, on_solution, phases, on_count)
         return self._search_here(problem, limit, time_limit, keep, on_solution, phases, on_count)
+
+    def slices(self, problem: Problem, *, limit=None) -> Slices:
+        """The solvers searched in a forked child (those a time limit stops
+        only by killing it) pause it between slices instead: the next slice
+        goes on from where the last one stopped."""
+        if (self.solver in NO_INTERRUPT or self.solver in SLOW_INTERRUPT) and may_start_child() and can_fork():
+            return _PausedChild(self, problem, limit)
+        return Slices(self, problem, limit)
 
     def _search_here(self, problem, limit, time_limit, keep, on_solution, phases, on_count=None):
         """search() in this process; a solver that takes interrupt() also
@@ -162,6 +170,47 @@ class PySatBackend(Backend):
         finally:
             child.close(reuse=done)
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
+
+
+class _PausedChild(Slices):
+    """One search in a forked child, stopped (SIGSTOP) at the end of each
+    slice and continued (SIGCONT) at the start of the next: a stopped
+    process uses no CPU, and a parent that dies takes it along
+    (die_with_parent's SIGKILL ends a stopped process too)."""
+
+    def __init__(self, backend: PySatBackend, problem: Problem, limit):
+        super().__init__(backend, problem, limit)
+        self.child = Child(_child_main, (backend, problem, limit, None))
+        self.paused = self.ended = False
+        self.last: tuple = (False, None, {})  # (complete, stopped_by, stats) of the search's end
+
+    def run(self, budget):
+        deadline = Deadline(budget)
+        tally, stats = Tally(True, None), {}
+        complete, stopped = (self.last[0], self.last[1]) if self.ended else (False, None)
+        if self.paused:
+            self.child.resume()
+            self.paused = False
+        try:
+            while not self.ended:
+                if self.child.wait(deadline) == "timeout":
+                    self.paused = self.child.pause()
+                    stopped = "time-limit"
+                    break
+                msg = self.child.recv(f"the {self.backend.name} search")
+                if isinstance(msg, tuple):
+                    _, complete, stopped, stats = msg
+                    self.ended, self.last = True, (complete, stopped, stats)
+                    break
+                tally.add(frozenset(msg))
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+            self.close()
+        return SearchResult(tally.count, complete, self.backend.name, deadline.elapsed(), tally.solutions,
+                            stopped, stats)
+
+    def close(self) -> None:
+        self.child.close(reuse=self.ended)
 
 
 def _child_main(conn, backend: PySatBackend, problem, limit, phases):

@@ -3,6 +3,9 @@ by solving afresh with every blocking clause so far."""
 
 from __future__ import annotations
 
+import os
+import time
+
 import pytest
 
 from puzzlesat import jobs
@@ -204,3 +207,79 @@ def test_every_pysat_solver_counts_tilings_raw_and_up_to_symmetry_and_a_nonogram
     for s in out.solutions:
         n.verify(s)
     assert jobs.solve(load_puzzle("dancer"), backend).status.value == "solved"
+
+
+def _pigeonhole(n: int):
+    """n + 1 pigeons in n holes: no solution, and CDCL solvers take a while
+    to see it (CaDiCaL about 0.3 s for n = 8)."""
+    from puzzlesat.problem import AtMostOne, Problem
+
+    p = Problem()
+    x = {(i, j): p.var(("x", i, j)) for i in range(n + 1) for j in range(n)}
+    for i in range(n + 1):
+        p.exactly_one([x[i, j] for j in range(n)])
+    for j in range(n):
+        p.constraints.append(AtMostOne(tuple(x[i, j] for i in range(n + 1))))
+    return p
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads a process's state from /proc")
+def test_a_search_run_in_slices_is_paused_between_them_and_goes_on_in_the_same_child():
+    # symmetric-first searches in slices of 1 s, 2 s, 4 s ...: each slice
+    # started the search afresh in a new child (Knotty's count --limit 2
+    # without its goal: 11 s, 4 s when the slices go on from where they stopped)
+    be = get_backend("cadical195")
+    run = be.slices(_pigeonhole(8), limit=1)
+    pid = run.child.pid
+    try:
+        slices = 0
+        while True:
+            r = run.run(0.02)
+            slices += 1
+            assert run.child.pid == pid  # the same search, taken up again
+            if r.complete:
+                break
+            assert r.stopped_by == "time-limit" and r.count == 0
+            # stopped, using no CPU between slices (SIGSTOP takes effect soon after it is sent)
+            for _ in range(1000):
+                if _state(pid) == "T":
+                    break
+                time.sleep(0.001)
+            assert _state(pid) == "T"
+            assert slices < 100_000
+        assert (r.count, r.solutions) == (0, []) and slices > 1
+    finally:
+        run.close()
+    assert not os.path.exists(f"/proc/{pid}") or _state(pid) == "Z"
+
+
+def test_closing_a_paused_search_kills_its_child():
+    be = get_backend("cadical195")
+    run = be.slices(_pigeonhole(9), limit=1)
+    r = run.run(0.05)
+    assert (r.stopped_by, r.complete) == ("time-limit", False)
+    pid = run.child.pid
+    run.close()
+    assert not os.path.exists(f"/proc/{pid}") or _state(pid) == "Z"
+
+
+def test_symmetric_first_in_tiny_paused_slices_finds_the_right_solutions(monkeypatch):
+    # every slice ends in a pause, and a slice's solutions start every search again
+    from puzzlesat.backends.base import Child
+
+    monkeypatch.setattr(jobs, "FIRST_SLICE", 0.001)
+    monkeypatch.setattr(jobs, "SLICE_PER_ENCODING", 0.0)
+    pauses = []
+    real = Child.pause
+    monkeypatch.setattr(Child, "pause", lambda self: pauses.append(1) or real(self))
+    puzzle = load_puzzle("twins")
+    out = jobs.count(puzzle, get_backend("cadical195"), limit=3, time_limit=60, keep=True)
+    assert (out.count, out.complete, len(set(out.solutions))) == (2, True, 2)
+    assert pauses  # (the slices ended in pauses)
+    for sol in out.solutions:
+        puzzle.verify(sol)

@@ -168,20 +168,27 @@ def test_an_interrupted_symmetric_first_count_keeps_to_its_limit(monkeypatch):
     p = Nonogram(6, 6, [(1, 1)] * 6, [(1, 1)] * 6)  # thousands of pictures, 8 clue symmetries
     assert len(p.compile().symmetries) == 8
     be = get_backend("cadical195")
-    real = be.search
+    real = be.slices
 
-    def search(problem, **kw):  # Ctrl-C in the first run that finds many pictures
-        r = real(problem, **kw)
-        return dataclasses.replace(r, complete=False, stopped_by="interrupted") if len(r.solutions) > 8 else r
+    def slices(problem, **kw):  # Ctrl-C in the first slice that finds many pictures
+        run = real(problem, **kw)
+        inner = run.run
 
-    monkeypatch.setattr(be, "search", search)
+        def run_(budget):
+            r = inner(budget)
+            return dataclasses.replace(r, complete=False, stopped_by="interrupted") if len(r.solutions) > 8 else r
+
+        run.run = run_
+        return run
+
+    monkeypatch.setattr(be, "slices", slices)
     out = jobs.count(p, be, limit=50, keep=True)
     assert (out.complete, out.stopped_by) == (False, "interrupted") and 0 < out.count <= 50, out.count
     assert len(set(out.solutions)) == len(out.solutions)
     for s in out.solutions:
         p.verify(s)
     # uninterrupted, the images count: exactly the limit
-    monkeypatch.setattr(be, "search", real)
+    monkeypatch.setattr(be, "slices", real)
     out = jobs.count(p, be, limit=50, keep=True)
     assert (out.count, out.stopped_by, len(set(out.solutions))) == (50, "limit", 50)
 
