@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -76,6 +78,37 @@ def test_the_counting_benchmark_waits_for_threads_that_spin_before_its_clock():
     before = time.process_time()
     time.sleep(0.05)
     assert time.process_time() - before < 0.01  # nothing spins any more
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads live processes from /proc")
+def test_the_nonogram_benchmark_counts_a_child_still_running():
+    # a first solution sent by a child still searching (symmetric-first) was
+    # timed without that child's CPU: only finished children counted
+    import importlib.util
+    import multiprocessing
+    import time
+
+    spec = importlib.util.spec_from_file_location("nonograms", REPO / "benchmarks" / "nonograms.py")
+    nonograms = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(nonograms)
+    ready = multiprocessing.get_context("fork").Event()
+
+    def burn():
+        start = time.process_time()
+        while time.process_time() - start < 0.3:
+            pass
+        ready.set()
+        time.sleep(60)
+
+    before = nonograms._cpu()
+    child = multiprocessing.get_context("fork").Process(target=burn)
+    child.start()
+    try:
+        assert ready.wait(60)
+        assert nonograms._cpu() - before >= 0.29  # its 0.3 s, though it has not ended
+    finally:
+        child.kill()
+        child.join()
 
 
 def test_the_counting_benchmark_runs_every_engine():
