@@ -217,12 +217,6 @@ class Slices:
     def close(self) -> None:
         pass
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
 
 class Tally:
     """The bookkeeping every search shares: count each solution found, keep
