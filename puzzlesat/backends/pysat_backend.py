@@ -22,6 +22,9 @@ from .base import (Asking, Backend, BackendError, Child, Deadline, SearchResult,
 SOLVERS: dict[str, tuple[str, ...]] = {
     k: v for k, v in vars(SolverNames).items() if not k.startswith("_")
 }
+#: the largest model (constraints) whose search in slices is paused between
+#: them, rather than started afresh in each (see PySatBackend.slices)
+PAUSED_AT_MOST = 1_000_000
 #: PySAT solvers that cannot take clauses after solving: they count by
 #: solving afresh, with every blocking clause so far, after each solution
 NON_INCREMENTAL = {"kissat404"}
@@ -79,8 +82,13 @@ class PySatBackend(Backend):
     def slices(self, problem: Problem, *, limit=None) -> Slices:
         """The solvers searched in a forked child (those a time limit stops
         only by killing it) pause it between slices instead: the next slice
-        goes on from where the last one stopped."""
-        if (self.solver in NO_INTERRUPT or self.solver in SLOW_INTERRUPT) and may_start_child() and can_fork():
+        goes on from where the last one stopped.  Not for a model of more
+        than PAUSED_AT_MOST constraints: the symmetric-first search keeps a
+        search per tier, up to four solvers' memory at once where one was
+        (a 500 x 500 disc's subspace has 1.7 million clauses); those
+        search afresh in each slice, as before."""
+        if (self.solver in NO_INTERRUPT or self.solver in SLOW_INTERRUPT) and may_start_child() and can_fork() \
+                and len(problem.constraints) <= PAUSED_AT_MOST:
             return _PausedChild(self, problem, limit)
         return Slices(self, problem, limit)
 

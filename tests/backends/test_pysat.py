@@ -283,3 +283,24 @@ def test_symmetric_first_in_tiny_paused_slices_finds_the_right_solutions(monkeyp
     assert pauses  # (the slices ended in pauses)
     for sol in out.solutions:
         puzzle.verify(sol)
+
+
+def test_a_large_model_searches_afresh_in_each_slice(monkeypatch):
+    # paused searches hold a solver's memory each, one per tier: past
+    # PAUSED_AT_MOST constraints the slices start afresh, as before
+    from puzzlesat.backends import pysat_backend
+    from puzzlesat.backends.base import Slices
+
+    be = get_backend("cadical195")
+    p = _pigeonhole(4)
+    monkeypatch.setattr(pysat_backend, "PAUSED_AT_MOST", len(p.constraints) - 1)
+    run = be.slices(p, limit=1)
+    assert type(run) is Slices
+    r = run.run(30)
+    assert (r.count, r.complete) == (0, True)
+    monkeypatch.setattr(pysat_backend, "PAUSED_AT_MOST", len(p.constraints))
+    run = be.slices(p, limit=1)
+    try:
+        assert type(run) is pysat_backend._PausedChild
+    finally:
+        run.close()
