@@ -70,12 +70,8 @@ class PySatBackend(Backend):
         # on_count: solutions reach on_solution one by one, and on_count is
         # asked with the count so far every ASK_EVERY s: by the parent of a
         # search in a child, or by Asking in _search_here
-        if (self.solver in NO_INTERRUPT or self.solver in SLOW_INTERRUPT) \
-                and (time_limit is not None or self.responsive or on_count is not None) and may_start_child():
-            # these solvers hold the GIL and ignore interrupt(), or take it
-            # seconds late: a child process is the only way to stop them at a
-            # deadline or on a caller's word (on_count), or to let progress
-            # be drawn
+        if self._stopped_by_killing() and (time_limit is not None or self.responsive or on_count is not None) \
+                and may_start_child():
             return self._search_in_child(problem, limit, time_limit, keep, on_solution, phases, on_count)
         return self._search_here(problem, limit, time_limit, keep, on_solution, phases, on_count)
 
@@ -87,10 +83,17 @@ class PySatBackend(Backend):
         search per tier, up to four solvers' memory at once where one was
         (a 500 x 500 disc's subspace has 1.7 million clauses); those
         search afresh in each slice, as before."""
-        if (self.solver in NO_INTERRUPT or self.solver in SLOW_INTERRUPT) and may_start_child() and can_fork() \
+        if self._stopped_by_killing() and may_start_child() and can_fork() \
                 and len(problem.constraints) <= PAUSED_AT_MOST:
             return _PausedChild(self, problem, limit)
         return Slices(self, problem, limit)
+
+    def _stopped_by_killing(self) -> bool:
+        """Whether this solver holds the GIL and ignores interrupt(), or takes
+        it seconds late: a child process is the only way to stop it at a
+        deadline or on a caller's word (on_count), or to let progress be
+        drawn."""
+        return self.solver in NO_INTERRUPT or self.solver in SLOW_INTERRUPT
 
     def _search_here(self, problem, limit, time_limit, keep, on_solution, phases, on_count=None):
         """search() in this process; a solver that takes interrupt() also
@@ -152,32 +155,35 @@ class PySatBackend(Backend):
         a solution, answers True."""
         deadline = Deadline(time_limit)
         child = Child(_child_main, (self, problem, limit, phases))
-        tally, stopped, complete, stats = Tally(keep, on_solution), None, False, {}
-        done = False
+        tally, stopped, complete, stats, done = Tally(keep, on_solution), None, False, {}, False
         try:
-            while True:
-                got = child.wait(deadline, asking=on_count is not None)
-                if got == "timeout":
-                    stopped = "time-limit"
-                    break
-                if got == "ask":
-                    if on_count(tally.count):
-                        stopped = "callback"
-                        break
-                    continue
-                msg = child.recv(f"the {self.name} search")
-                if isinstance(msg, tuple):
-                    _, complete, stopped, stats = msg
-                    done = True
-                    break
-                if tally.add(frozenset(msg)):
-                    stopped = "callback"
-                    break
+            stopped, complete, stats, done = _read_child(child, self.name, deadline, tally, on_count)
         except KeyboardInterrupt:
             stopped = "interrupted"
         finally:
             child.close(reuse=done)
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
+
+
+def _read_child(child: Child, name: str, deadline: Deadline, tally: Tally, on_count=None):
+    """A search child's solutions into ``tally``, until its search ends, the
+    deadline passes, or ``tally``'s callback or ``on_count`` (asked every
+    ASK_EVERY seconds without a solution) says stop: (stopped_by, complete,
+    stats, ended), ``ended`` once the child has sent its last message."""
+    while True:
+        got = child.wait(deadline, asking=on_count is not None)
+        if got == "timeout":
+            return "time-limit", False, {}, False
+        if got == "ask":
+            if on_count(tally.count):
+                return "callback", False, {}, False
+            continue
+        msg = child.recv(f"the {name} search")
+        if isinstance(msg, tuple):
+            _, complete, stopped, stats = msg
+            return stopped, complete, stats, True
+        if tally.add(frozenset(msg)):
+            return "callback", False, {}, False
 
 
 class _PausedChild(Slices):
@@ -190,30 +196,26 @@ class _PausedChild(Slices):
         super().__init__(backend, problem, limit)
         self.child = Child(_child_main, (backend, problem, limit, None))
         self.paused = self.ended = False
-        self.last: tuple = (False, None, {})  # (complete, stopped_by, stats) of the search's end
+        self.end: tuple = (False, None)  # (complete, stopped_by) of the search, once it has ended
 
     def run(self, budget):
         deadline = Deadline(budget)
         tally, stats = Tally(True, None), {}
-        complete, stopped = (self.last[0], self.last[1]) if self.ended else (False, None)
-        if self.paused:
-            self.child.resume()
-            self.paused = False
-        try:
-            while not self.ended:
-                if self.child.wait(deadline) == "timeout":
+        (complete, stopped) = self.end
+        if not self.ended:
+            if self.paused:
+                self.child.resume()
+                self.paused = False
+            try:
+                stopped, complete, stats, self.ended = _read_child(self.child, self.backend.name, deadline, tally)
+            except KeyboardInterrupt:
+                stopped = "interrupted"
+                self.close()
+            else:
+                if self.ended:
+                    self.end = (complete, stopped)
+                else:  # (out of time: its tally has no callback to stop it)
                     self.paused = self.child.pause()
-                    stopped = "time-limit"
-                    break
-                msg = self.child.recv(f"the {self.backend.name} search")
-                if isinstance(msg, tuple):
-                    _, complete, stopped, stats = msg
-                    self.ended, self.last = True, (complete, stopped, stats)
-                    break
-                tally.add(frozenset(msg))
-        except KeyboardInterrupt:
-            stopped = "interrupted"
-            self.close()
         return SearchResult(tally.count, complete, self.backend.name, deadline.elapsed(), tally.solutions,
                             stopped, stats)
 
