@@ -127,40 +127,56 @@ def exact_cover(problem: Problem) -> list[ExactCover]:
         return []
     primary = list(problem.primary)
 
-    # equality classes of variables (union-find), in a deterministic order
-    parent = {v: v for v in primary}
+    # equality classes of variables (union-find), in a deterministic order;
+    # ``rep`` maps only the variables merged into a smaller one (most
+    # translations have no equality: the loops below then map nothing)
+    rep: dict[int, int] = {}
+    if equal_pairs:
+        parent = {v: v for v in primary}
 
-    def find(v):
-        while parent[v] != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
+        def find(v):
+            while parent[v] != v:
+                parent[v] = parent[parent[v]]
+                v = parent[v]
+            return v
 
-    for a, b in equal_pairs:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    classes: dict[int, list[int]] = {}
-    for v in primary:
-        classes.setdefault(find(v), []).append(v)
-    reps = list(classes)  # representatives in order of first member
+        for a, b in equal_pairs:
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+        for v in primary:
+            r = find(v)
+            if r != v:
+                rep[v] = r
+        classes: dict[int, list[int]] = {}
+        for v in primary:
+            classes.setdefault(rep.get(v, v), []).append(v)
+        reps = list(classes)  # representatives in order of first member
+    else:
+        reps = list(dict.fromkeys(primary))
+        classes = None
 
     removed: set[int] = set()
     forced: set[int] = set()
     for lit in units:
-        (forced if lit > 0 else removed).add(find(abs(lit)))
+        v = abs(lit)
+        (forced if lit > 0 else removed).add(rep.get(v, v))
 
     # weights: for each card constraint, how often each class hits it
-    weighted: list[tuple[int, bool, dict[int, int]]] = []  # (k, primary, rep -> weight)
+    weighted: list[tuple[int, bool, dict[int, int], bool]] = []  # (k, primary, rep -> weight, all weights 1)
     for k, is_primary, vars_ in cards:
-        w: dict[int, int] = {}
-        for v in vars_:
-            r = find(v)
-            w[r] = w.get(r, 0) + 1
-        for r, n in w.items():
-            if n > k:  # choosing this class would overfill the item
-                removed.add(r)
-        weighted.append((k, is_primary, w))
+        mapped = [rep.get(v, v) for v in vars_] if rep else vars_
+        w = dict.fromkeys(mapped, 1)
+        ones = len(w) == len(mapped)
+        if not ones:
+            w = {}
+            for r in mapped:
+                w[r] = w.get(r, 0) + 1
+        if k < 1 or not ones:
+            for r, n in w.items():
+                if n > k:  # choosing this class would overfill the item
+                    removed.add(r)
+        weighted.append((k, is_primary, w, ones))
     if forced & removed:
         return []
 
@@ -168,30 +184,45 @@ def exact_cover(problem: Problem) -> list[ExactCover]:
     base_items: list[tuple[int, bool]] = []           # multiplicity, primary
     opt_items: dict[int, list[int]] = {r: [] for r in reps}
     split: list[tuple[int, int, dict[int, int]]] = []  # (k, base item, weight -> #options)
-    item_weights: list[dict[int, int]] = []            # base item -> {rep: weight}
-    for k, is_primary, w in weighted:
-        live = {r: n for r, n in w.items() if r not in removed}
+    item_weights: list = []  # base item -> {rep: weight} (where all are 1, maybe the set of reps)
+    decided: set[int] = set()                          # classes some primary item has
+    for k, is_primary, w, ones in weighted:
+        # (the classes left; with weights only where some class has more than 1)
+        if removed.isdisjoint(w):
+            live = w
+        elif ones:
+            live = w.keys() - removed
+        else:
+            live = {r: n for r, n in w.items() if r not in removed}
         if is_primary:
             if k == 0:
                 continue  # its options are removed already
-            if sum(live.values()) < k:
+            if (len(live) if ones else sum(live.values())) < k:
                 return []  # not enough coverage left
         elif not live:
             continue
-        weights = {}
-        for n in live.values():
-            weights[n] = weights.get(n, 0) + 1
         j = len(base_items)
         base_items.append((k, is_primary))
         item_weights.append(live)
         for r in live:
             opt_items[r].append(j)
-        if is_primary and set(weights) != {1}:
-            split.append((k, j, weights))
+        if is_primary:
+            decided.update(live)
+            if not ones:
+                weights: dict[int, int] = {}
+                for n in live.values():
+                    weights[n] = weights.get(n, 0) + 1
+                if set(weights) != {1}:
+                    split.append((k, j, weights))
     for r in sorted(forced):
         opt_items[r].append(len(base_items))
         base_items.append((1, True))
         item_weights.append({r: 1})
+        decided.add(r)
+
+    live_reps = [r for r in reps if r not in removed] if removed else reps
+    if not split:
+        return [_plain_case(base_items, live_reps, opt_items, classes, decided)]
 
     split_items = {j for _, j, _ in split}
     weight_of = {(r, j): item_weights[j][r] for j in split_items for r in item_weights[j]}
@@ -208,8 +239,9 @@ def exact_cover(problem: Problem) -> list[ExactCover]:
     if n_cases > MAX_CASES:
         raise NotExactCover(f"equalities split multiplicity items into {n_cases} cases (more than {MAX_CASES})")
 
-    live_reps = [r for r in reps if r not in removed]
-    has_primary = {r: any(base_items[j][1] for j in opt_items[r]) for r in live_reps}
+    if classes is None:
+        classes = {r: [r] for r in reps}
+    has_primary = {r: r in decided for r in live_reps}
     cases = []
     for combo in itertools.product(*[vectors for _, vectors in choices]):
         # item j (split) with weight w -> multiplicity in this case
@@ -220,6 +252,43 @@ def exact_cover(problem: Problem) -> list[ExactCover]:
         cases.append(_build_case(base_items, split_items, case_mult, weight_of, live_reps,
                                  opt_items, classes, has_primary))
     return cases
+
+
+def _plain_case(base_items, live_reps, opt_items, classes, decided) -> ExactCover:
+    """The one case of a translation that splits no item: what
+    :func:`_build_case` builds then, in one pass (primary items in order,
+    then one fresh item per option no primary item decides, then the
+    secondary items)."""
+    ec = ExactCover()
+    index = [0] * len(base_items)
+    secondary = []
+    for j, (mult, primary) in enumerate(base_items):
+        if primary:
+            index[j] = len(ec.items)
+            ec.items.append((mult, True))
+        else:
+            secondary.append(j)
+    n_free = sum(1 for r in live_reps if r not in decided)
+    free_item = len(ec.items)
+    ec.items.extend([(1, True)] * n_free)
+    for j in secondary:
+        index[j] = len(ec.items)
+        ec.items.append((1, False))
+    options, members = ec.options, ec.members
+    at = index.__getitem__
+    for r in live_reps:
+        its = tuple(map(at, opt_items[r]))
+        who = (r,) if classes is None else tuple(classes[r])
+        if r in decided:
+            options.append(its)
+            members.append(who)
+        else:
+            options.append((*its, free_item))
+            members.append(who)
+            options.append((free_item,))
+            members.append(())
+            free_item += 1
+    return ec
 
 
 def _build_case(base_items, split_items, case_mult, weight_of, live_reps, opt_items, classes, has_primary):
@@ -310,6 +379,8 @@ def _classify(problem: Problem):
     infeasible = False
 
     def check_vars(c, vars_):
+        if primary.issuperset(vars_):
+            return
         for v in vars_:
             if abs(v) not in primary:
                 raise NotExactCover(f"{type(c).__name__} uses non-primary variable {abs(v)}: "
@@ -328,7 +399,7 @@ def _classify(problem: Problem):
             check_vars(c, c.vars)
             cards.append((1, False, c.vars))
         elif isinstance(c, Clause):
-            check_vars(c, c.lits)
+            check_vars(c, tuple(map(abs, c.lits)))
             lits = set(c.lits)
             if any(-l in lits for l in lits):
                 continue  # tautology
