@@ -41,12 +41,21 @@ def dead_placements(tiling, problem) -> list[int]:
         return []
     cells = Cells(board, lattice)
     fillable = {p.name: _sums(tiling.pieces, without=p.name) for p in tiling.pieces}
-    dead = []
+    # the test is geometric: a board symmetry maps a dead placement to a
+    # dead one (of its image piece, with as many copies of the same area),
+    # so one flood fill per orbit of placements settles the whole orbit
+    # (5x3x2x2: 13.5 -> 1.0 ms, its 32 symmetries)
+    group = [g for g in problem.symmetries if g]
+    settled: dict[int, bool] = {}
     for v in sorted(problem.primary):
+        if v in settled:
+            continue
         m = problem.meaning(v)
-        if _cuts_off(cells.mask(m.cells), cells, fillable[m.piece]):
-            dead.append(v)
-    return dead
+        cut = _cuts_off(cells.mask(m.cells), cells, fillable[m.piece])
+        settled[v] = cut
+        for g in group:
+            settled[g.get(v, v)] = cut
+    return sorted(v for v, cut in settled.items() if cut)
 
 
 def _sums(pieces, without: str) -> int:

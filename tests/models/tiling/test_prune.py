@@ -170,3 +170,26 @@ def test_a_board_in_two_parts_is_measured_per_part():
     assert dead == {("D", 0), ("D", 1)}
     assert set(dead_placements(t, p)) == _oracle(t, p)
     assert jobs.count(t, get_backend("exact")).count == 1
+
+
+def test_one_flood_fill_per_orbit_holds_where_symmetries_swap_pieces():
+    # dead_placements settles each orbit of placements under the board's
+    # symmetries with one flood fill.  Here the reflections map a one-sided L
+    # onto the one-sided J (same area, same count), and a fixed domino sits
+    # at the centre: the orbits mix two pieces' placements, and the answer
+    # must still be the definition's, placement by placement
+    lat = CubicLattice(2)
+    L = [(0, 0), (1, 0), (2, 0), (2, 1)]
+    J = [(0, 1), (1, 1), (2, 1), (2, 0)]
+    t = build_tiling(lattice=lat, path=None, dims=(3, 8),
+                     pieces=[PieceSpec("L", L, count=2, one_sided=True), PieceSpec("J", J, count=2, one_sided=True),
+                             PieceSpec("D", [(0, 0), (0, 1)], count=4)],
+                     holes_or_fixed=[("D", [(1, 3), (1, 4)], 1)])
+    p = t.compile()
+    assert len(p.symmetries) == 4
+    swaps = [g for g in p.symmetries
+             if any(p.meaning(v).piece == "L" and p.meaning(g.get(v, v)).piece == "J" for v in p.primary)]
+    assert len(swaps) == 2  # the two reflections
+    dead = set(dead_placements(t, p))
+    assert len(dead) == 8 and dead == _oracle(t, p)
+    assert jobs.count(t, get_backend("exact"), problem=p).count == get_backend("exact").count(p).count == 88
