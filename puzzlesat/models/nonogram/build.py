@@ -151,8 +151,9 @@ def check_grid_size(d: Draft) -> None:
                          f"(at most {MAX_CELLS:,} cells)", d.path, line)
 
 
-def finish(d: Draft, white: str = "0") -> Nonogram:
-    """Check a draft and make the Nonogram; InputError naming file:line otherwise."""
+def finish(d: Draft, white: str = "0", ignored: Ignored | None = None) -> Nonogram:
+    """Check a draft and make the Nonogram; InputError naming file:line otherwise.
+    A title the file gives blank is replaced, with a warning in ``ignored``."""
     p = d.path
     if d.width is None:
         raise InputError("missing the width (a 'width N' line)", p, None)
@@ -194,6 +195,8 @@ def finish(d: Draft, white: str = "0") -> Nonogram:
         control = control_character(text.replace("\n", "").replace("\r", ""))  # (XML text may wrap)
         if control:  # printed by info, check and list: an ESC would reach the terminal
             raise InputError(f"{key} {echo(text)!r} holds {control}", p, d.meta_lines.get(key))
-    title = d.title or d.meta.get("catalogue", "") or title_from_path(p, "nonogram")
+    title = d.title.strip() and d.title or d.meta.get("catalogue", "") or title_from_path(p, "nonogram")
+    if not d.title.strip() and "title" in d.meta_lines and ignored is not None:  # (said nothing, QA)
+        ignored.warnings.append(f"{p}:{d.meta_lines['title']}: title is blank: the puzzle is titled {title!r}")
     return Nonogram(width=d.width, height=d.height, rows=list(d.rows), cols=list(d.cols),
                     goal=goal, title=title, path=p, meta=dict(d.meta))

@@ -265,7 +265,7 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         d.goal = _goal(goal, d.width, d.height, set(colours) | set(colour_keys), path)
     d.title = d.meta.get("title", "")
     d.meta_lines = dict(seen)
-    return finish(d)
+    return finish(d, ignored=ignored)
 
 
 def _goal(cells: list[tuple[int, str]], width: int | None, height: int | None, colours: set, path: str) -> str:

@@ -377,16 +377,20 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
     for tag, key in (("title", "title"), ("author", "by"), ("copyright", "copyright"), ("source", "source"),
                      ("id", "catalogue")):
         el = pz.find(tag)
-        if el is None and root.find("puzzleset") is not None:
-            el = root.find("puzzleset").find(tag)
+        if not _text(el) and root.find("puzzleset") is not None:  # (none, or a blank one)
+            theirs = root.find("puzzleset").find(tag)
+            if _text(theirs) or el is None:
+                el = theirs
         v = _text(el)  # (expat has decoded its entities: no second pass)
         if v:
             d.meta[key] = v
             d.meta_lines[key] = el.line
+        elif key == "title" and el is not None:
+            d.meta_lines[key] = el.line  # (a blank title: finish says what stands in for it)
     d.title = d.meta.pop("title", "")
     if "catalogue" in d.meta and "source" in d.meta:
         d.meta["catalogue"] = f"{d.meta.pop('source')} {d.meta['catalogue']}"
-    return finish(d)
+    return finish(d, ignored=ignored)
 
 
 def _text(el) -> str:

@@ -73,7 +73,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ...errors import InputError, control_character, number, plural, shorten, text_lines
+from ...errors import InputError, control_character, number, plural, shorten, text_lines, title_from_path
 from . import art
 from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, format_character,
                     not_connected)
@@ -450,6 +450,10 @@ class _Reader:
     def read(self, data: dict):
         self._keys(data, TOP_KEYS, what="the file")
         title = self._text(data.get("title", ""), "title", what="title", one_line=True)
+        if "title" in data and not title.strip():  # (the file name stood in without a word)
+            at = self.lines.line("title")
+            self.notes.append(f"{'' if at is None else f'line {at}: '}title is blank: the puzzle is titled "
+                              f"by the file's name, {title_from_path(self.path, 'tiling')!r}")
         source = data.get("source")
         if source is not None:
             self._text(source, "source", what="source")

@@ -880,3 +880,27 @@ def test_a_blank_line_among_clues_that_is_ignored_is_said():
     # and where it gives the right count it is the empty clue it reads as
     p = ninfile.load("3 3\n1\n\n1\n0\n3\n0\n", "f.nin")
     assert (p.rows, p.ignored) == ([(1,), (), (1,)], ())
+
+
+@pytest.mark.parametrize("reader,text,path,warning,title", [
+    # a title the file gives blank was replaced by the file's name (or the
+    # catalogue number), or printed as a blank line, without a word (QA)
+    (nonfile, 'title ""\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "blank.non",
+     "blank.non:1: title is blank: the puzzle is titled 'blank'", "blank"),
+    (nonfile, 'catalogue "c-7"\ntitle "   "\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non",
+     "f.non:2: title is blank: the puzzle is titled 'c-7'", "c-7"),
+    (xmlfile, None, "t.xml", "t.xml:7: title is blank: the puzzle is titled 'webpbn.com #9'", "webpbn.com #9"),
+])
+def test_a_blank_title_is_replaced_with_a_warning(reader, text, path, warning, title):
+    if text is None:
+        text = _tiny("<title>Tiny</title>", "<title> </title>")
+        assert text.splitlines()[6] == "<title> </title>"
+    p = reader.load(text, path)
+    assert (p.title, p.ignored) == (title, (warning,))
+    assert nonfile.load('title "x"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non").ignored == ()
+
+
+def test_xml_a_blank_title_takes_its_sets():
+    text = _tiny("<title>Tiny</title>", "<title></title>").replace("<puzzleset>\n", "<puzzleset>\n<title>Set</title>\n")
+    p = xmlfile.load(text, "t.xml")
+    assert (p.title, p.ignored) == ("Set", ())

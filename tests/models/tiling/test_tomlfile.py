@@ -721,3 +721,13 @@ def test_info_shows_the_source(tmp_path, cli):
     out = cli("info", p).out.splitlines()
     assert out[0] == "s" and not out[1].startswith("source")
     assert json.loads(cli("info", p, "--json").out)["source"] is None
+
+
+def test_a_blank_title_is_replaced_by_the_file_name_with_a_note():
+    # the file's name stood in for title = "" without a word (QA)
+    body = '[board]\nsize = [2, 2]\n[[pieces]]\nname = "D"\ncells = [[1, 1], [1, 2]]\ncount = 2\n'
+    for title in ('""', '"  "'):
+        t = _load(f"title = {title}\n" + body)
+        assert t.title == "t"
+        assert t.notes[0] == "line 1: title is blank: the puzzle is titled by the file's name, 't'"
+    assert _load('title = "x"\n' + body).notes == []
