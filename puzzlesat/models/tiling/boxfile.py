@@ -48,7 +48,7 @@ import re
 
 from ...errors import InputError, control_character, foreign_digit, number, plural, text_lines
 from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, format_character,
-                    not_connected, shorten, without_format_characters)
+                    leading_mark, not_connected, shorten, without_format_characters)
 from .geometry import is_connected
 from .lattice import CubicLattice
 
@@ -238,6 +238,10 @@ def _load(text: str, path: str, warnings: list[str]):
         invisible = format_character(sym)
         if invisible:
             raise InputError(f"{kw} name {shorten(repr(sym))} holds {invisible}, which does not print", path, no)
+        mark = leading_mark(sym)
+        if mark:
+            raise InputError(f"{kw} name {shorten(ascii(sym))} begins with {mark}, which prints on the character "
+                             "before it", path, no)
         cells, lines = _cells(st, m.start(2), len(dims), path, allow_short=(kw == "ELEMENT"),
                               piece=sym if kw == "ELEMENT" else None)
         if kw == "ELEMENT":

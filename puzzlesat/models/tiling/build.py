@@ -213,6 +213,17 @@ def format_character(name: str) -> str | None:
     return None
 
 
+def leading_mark(name: str) -> str | None:
+    """"a combining mark (U+0301 COMBINING ACUTE ACCENT)" when the piece
+    name ``name`` begins with one, else None: the mark prints on whatever
+    comes before the name (a space in the legend, ``A = \u0301``), so a
+    name of marks alone prints as nothing (QA)."""
+    if name and unicodedata.category(name[0]).startswith("M"):
+        label = unicodedata.name(name[0], "")
+        return f"a combining mark (U+{ord(name[0]):04X}{' ' + label if label else ''})"
+    return None
+
+
 def without_format_characters(text: str) -> str:
     """``text`` without the format characters :func:`format_character`
     finds: a suggested value for the user to type, where a zero-width space

@@ -76,7 +76,7 @@ else:  # pragma: no cover
 from ...errors import InputError, control_character, number, plural, shorten, text_lines, title_from_path
 from . import art
 from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, format_character,
-                    not_connected)
+                    leading_mark, not_connected)
 from .geometry import is_connected
 from .lattice import LATTICES, CubicLattice, Lattice, Point, get_lattice
 from .standard import SetDoesNotFit, set_names, standard_set
@@ -626,6 +626,10 @@ class _Reader:
         invisible = format_character(name)  # (the bidirectional ones are refused above, as control characters)
         if invisible:
             self.fail(f"piece name {_echo(name)} holds {invisible}, which does not print", *where, "name")
+        mark = leading_mark(name)
+        if mark:
+            self.fail(f"piece name {shorten(ascii(name))} begins with {mark}, which prints on the character before it",
+                      *where, "name")
         if not name or any(ch.isspace() for ch in name):  # leading and trailing ones too: never trimmed
             self.fail(f"piece name {_echo(name)} must be non-empty, without spaces", *where, "name")
         count = self._int(entry.get("count", 1), *where, "count", what="count", minimum=1)

@@ -618,6 +618,24 @@ def test_a_format_character_in_a_name_is_refused(text, message):
     assert _refusal(text) == message
 
 
+@pytest.mark.parametrize("text,message", [
+    ("BOX / 1 * 2\nELEMENT / (\u0301) (1, 1), (1, 2)\n",
+     "f.box:2: ELEMENT name '\\u0301' begins with a combining mark (U+0301 COMBINING ACUTE ACCENT), which prints "
+     "on the character before it"),
+    ("BOX / 1 * 4\nELEMENT / (D) (1, 1), (1, 2)\nRESERVE / (\u20ddD) (1, 1), (1, 2)\n",
+     "f.box:3: RESERVE name '\\u20ddD' begins with a combining mark (U+20DD COMBINING ENCLOSING CIRCLE), which "
+     "prints on the character before it"),
+    ("BOX / 1 * 2\nELEMENT / (e\u0301) (1, 1), (1, 2)\n", None),  # a mark after a letter is the letter's
+])
+def test_a_name_beginning_with_a_combining_mark_is_refused(text, message):
+    # a name of a mark alone printed as nothing in the legend ("A = " + the
+    # mark on the space before it), QA
+    if message is None:
+        assert [p.name for p in load(text, "f.box").pieces] == ["e\u0301"]
+    else:
+        assert _refusal(text) == message
+
+
 LOOP = "is a symbolic link loop (its links lead back to one another, never to a file): not read"
 
 

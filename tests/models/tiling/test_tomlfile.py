@@ -626,6 +626,21 @@ def test_a_format_character_in_a_piece_name_is_refused(name, message):
                   f'[[pieces]]\nname = "{name}"\ncells = [[1, 1], [1, 2]]\n') == f"t.toml:7: {message}"
 
 
+@pytest.mark.parametrize("name,message", [
+    ("\\u0301", "piece name '\\u0301' begins with a combining mark (U+0301 COMBINING ACUTE ACCENT), which prints "
+                "on the character before it"),
+    ("\\u0308D", "piece name '\\u0308D' begins with a combining mark (U+0308 COMBINING DIAERESIS), which prints "
+                 "on the character before it"),
+])
+def test_a_piece_name_beginning_with_a_combining_mark_is_refused(name, message):
+    # a name of a mark alone printed as nothing in the legend (QA); a mark
+    # after a letter (e + U+0301, an e acute) is a name like any other
+    assert _error(f'[board]\nsize = [2, 2]\n[[pieces]]\nname = "{name}"\ncells = [[1, 1], [1, 2]]\ncount = 2\n') == (
+        f"t.toml:4: {message}")
+    ok = _load('[board]\nsize = [2, 1]\n[[pieces]]\nname = "e\\u0301"\ncells = [[1, 1]]\ncount = 2\n')
+    assert [p.name for p in ok.pieces] == ["e\u0301"]
+
+
 def test_a_merge_note_gives_the_merged_count_however_the_names_interleave(tmp_path, cli):
     piece = '[[pieces]]\nname = "{}"\ncells = [[1, 1], [1, 2]]\n'
     text = '[board]\nsize = [2, 4]\n' + "".join(piece.format(n) for n in "DEED")
