@@ -98,10 +98,30 @@ def title_from_path(path: str | None, default: str) -> str:
     """The title of a file that gives none: its name without its suffix,
     with every control character written as an escape (``\\x1b``), as a
     message echoes text: a file name may hold an ESC, and a title is
-    printed.  ``default`` without a path."""
+    printed.  ``default`` without a path, or when that name is blank."""
     from pathlib import Path
 
-    return printable(Path(path).stem) if path else default
+    stem = printable(Path(path).stem) if path else ""
+    return default if blank(stem) else stem
+
+
+def blank(text: str) -> bool:
+    """True when ``text`` prints as nothing: white space, format characters
+    (a zero-width space, a byte-order mark) and combining marks (with no
+    letter to sit on) only.  A title so written is no title (a file's blank
+    title, catalogue or name printed as an empty heading, QA)."""
+    return all(ch.isspace() or unicodedata.category(ch) == "Cf" or unicodedata.category(ch).startswith("M")
+               for ch in text)
+
+
+def quoted(text: str) -> str:
+    """``repr(text)`` for a message, a combining mark at its start written
+    as an escape: printed, it would sit on the opening quote (repr escapes
+    format and control characters, not marks)."""
+    r = repr(text)
+    if text and unicodedata.category(text[0]).startswith("M") and r[1] == text[0]:
+        r = f"{r[0]}\\u{ord(text[0]):04x}{r[2:]}"
+    return r
 
 
 def printable(text: str, keep: str = "") -> str:

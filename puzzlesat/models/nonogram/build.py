@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ...errors import InputError, control_character, foreign_digit, plural, title_from_path
+from ...errors import InputError, blank, control_character, foreign_digit, plural, title_from_path
 from ...errors import shorten as echo
 from .clues import Clue, min_length, runs
 from .puzzle import Grid, Nonogram
@@ -195,8 +195,10 @@ def finish(d: Draft, white: str = "0", ignored: Ignored | None = None) -> Nonogr
         control = control_character(text.replace("\n", "").replace("\r", ""))  # (XML text may wrap)
         if control:  # printed by info, check and list: an ESC would reach the terminal
             raise InputError(f"{key} {echo(text)!r} holds {control}", p, d.meta_lines.get(key))
-    title = d.title.strip() and d.title or d.meta.get("catalogue", "") or title_from_path(p, "nonogram")
-    if not d.title.strip() and "title" in d.meta_lines and ignored is not None:  # (said nothing, QA)
-        ignored.warnings.append(f"{p}:{d.meta_lines['title']}: title is blank: the puzzle is titled {title!r}")
+    # the first that prints as something: the title, the catalogue, the file's name
+    title = next((t for t in (d.title, d.meta.get("catalogue", "")) if not blank(t)), None) \
+        or title_from_path(p, "nonogram")
+    if blank(d.title) and "title" in d.meta_lines and ignored is not None:  # (said nothing, QA)
+        ignored.warnings.append(f"{p}:{d.meta_lines['title']}: title is blank: the puzzle is titled '{title}'")
     return Nonogram(width=d.width, height=d.height, rows=list(d.rows), cols=list(d.cols),
                     goal=goal, title=title, path=p, meta=dict(d.meta))

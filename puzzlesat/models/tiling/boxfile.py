@@ -46,7 +46,7 @@ import difflib
 import math
 import re
 
-from ...errors import InputError, control_character, foreign_digit, number, plural, text_lines
+from ...errors import InputError, blank, control_character, foreign_digit, number, plural, quoted, text_lines
 from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, format_character,
                     leading_mark, not_connected, shorten, without_format_characters)
 from .geometry import is_connected
@@ -124,17 +124,21 @@ def _load(text: str, path: str, warnings: list[str]):
             # (casefold, not lower: the case-blind match takes a long s for an s, "# one-ſided:", and
             # lower() kept it, a key of no known name: a KeyError traceback, QA)
             key, value = m.group(1).casefold(), m.group(2)
-            if not value:
+            if blank(value):  # (a zero-width space alone was a title that printed as nothing, QA)
                 raise InputError(f"'# {key}:' has no value; expected {_META_VALUE[key]}", path, no)
             control = control_character(value)
             if control:
-                raise InputError(f"'# {key}:' {shorten(repr(value))} holds {control}", path, no)
+                raise InputError(f"'# {key}:' {shorten(quoted(value))} holds {control}", path, no)
             if key == "one-sided":  # names add up, line by line
                 for name in value.split():
                     invisible = format_character(name)
                     if invisible:
-                        raise InputError(f"'# one-sided:' name {shorten(repr(name))} holds {invisible}, "
+                        raise InputError(f"'# one-sided:' name {shorten(quoted(name))} holds {invisible}, "
                                          "which does not print", path, no)
+                    mark = leading_mark(name)
+                    if mark:
+                        raise InputError(f"'# one-sided:' name {shorten(ascii(name))} begins with {mark}, which "
+                                         "prints on the character before it", path, no)
                     if name in one_sided:
                         where = "on this line" if one_sided[name] == no else f"at line {one_sided[name]}"
                         warnings.append(f"{path}:{no}: '# one-sided:' names {shorten(name)} again "
@@ -165,7 +169,7 @@ def _load(text: str, path: str, warnings: list[str]):
                             "not read: a key goes on a line of its own")
         control = control_character(line)
         if control:
-            raise InputError(f"{shorten(repr(line.strip()))} holds {control}", path, no)
+            raise InputError(f"{shorten(quoted(line.strip()))} holds {control}", path, no)
         m = _KEYWORD.match(line)
         if m:
             statements.append(_Statement(m.group(1).upper(), m.group(2), no))
@@ -229,7 +233,7 @@ def _load(text: str, path: str, warnings: list[str]):
         if not m:
             spaced = re.match(r"\s*\(([^()]*[^()\s]\s+[^()\s][^()]*)\)", st.body)
             if spaced and not re.fullmatch(r"[\d\s,+-]*", spaced.group(1)):  # (not a cell: its symbol left out)
-                raise InputError(f"{kw} symbol {shorten(repr(spaced.group(1).strip()))} holds a space; a piece "
+                raise InputError(f"{kw} symbol {shorten(quoted(spaced.group(1).strip()))} holds a space; a piece "
                                  "name is one word", path, no)
             raise InputError(f"{kw} needs a symbol in parentheses, e.g. '{kw} / (X) (1, 1), ...'", path, no)
         sym = m.group(1)
@@ -237,7 +241,7 @@ def _load(text: str, path: str, warnings: list[str]):
             raise InputError("ELEMENT (*): '*' is RESERVE's symbol for holes, not a piece name", path, no)
         invisible = format_character(sym)
         if invisible:
-            raise InputError(f"{kw} name {shorten(repr(sym))} holds {invisible}, which does not print", path, no)
+            raise InputError(f"{kw} name {shorten(quoted(sym))} holds {invisible}, which does not print", path, no)
         mark = leading_mark(sym)
         if mark:
             raise InputError(f"{kw} name {shorten(ascii(sym))} begins with {mark}, which prints on the character "

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from itertools import product
 
-from ...errors import InputError, number, shorten, title_from_path
+from ...errors import InputError, blank, number, shorten, title_from_path
 from .geometry import canonical, normalize, orientation_set
 from .lattice import Lattice, Point
 from .puzzle import Piece, Tiling
@@ -64,6 +64,7 @@ class PieceSpec:
     count: int = 1
     one_sided: bool = False
     line: int | None = None
+    from_set: bool = False  # (one_sided then came with the set: no note when it changes nothing, see build_tiling)
 
 
 def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
@@ -75,7 +76,7 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
     (symbol, cells, line, the line of each cell): symbol ``*`` reserves
     holes, a piece name fixes one copy of that piece there.
     A file without a title is titled by its name's stem, as nonograms are."""
-    if not title.strip():
+    if blank(title):
         title = title_from_path(path, "tiling")
     if board is None:
         check_board_cells(math.prod(dims), path, None)  # the formats check first, with a line
@@ -101,6 +102,7 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
             sets[key] = orientation_set(lattice, shape, one_sided)
         return sets[key]
 
+    mirror_images: list[str] = []  # one_sided asked of a piece that is its own mirror image (2-D)
     for spec in pieces:
         if spec.count < 1:
             raise InputError(f"piece {shorten(spec.name)}: count must be at least 1, got {number(spec.count)}",
@@ -112,6 +114,9 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
                                  f"{lattice.name} lattice", path, spec.line)
         shape = normalize(lattice, spec.cells)
         key = ways(shape, spec.one_sided)
+        if (spec.one_sided and not spec.from_set and lattice.dim < 3 and spec.name not in mirror_images
+                and key == ways(shape, False)):
+            mirror_images.append(spec.name)
         if spec.name in merged or spec.name in alias:
             prev = merged[alias.get(spec.name, spec.name)]
             if ways(prev.cells, prev.one_sided) != key:
@@ -172,6 +177,13 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
             said = f"piece {shorten(same[0])}" if len(same) == 1 else f"pieces {shorten(', '.join(same))}"
             notes.append(f"one_sided changes nothing for {said}: in {lattice.dim}-D a turn takes "
                          f"{'it' if len(same) == 1 else 'each'} onto its mirror image")
+    elif mirror_images:
+        # in the plane only where the file asks it of the piece itself: a
+        # one-sided set holds such pieces (the I, O and T tetrominoes) by design
+        said = (f"piece {shorten(mirror_images[0])}" if len(mirror_images) == 1
+                else f"pieces {shorten(', '.join(mirror_images))}")
+        notes.append(f"one_sided changes nothing for {said}: {'it is its' if len(mirror_images) == 1 else 'each is its'} "
+                     "own mirror image")
     spent = [p for p in merged.values() if p.count == 0]
     return Tiling(lattice=lattice, board=free, pieces=live, fixed=fixed, spent=spent, holes=frozenset(holes),
                   dims=tuple(dims) if dims else None, title=title, path=path, expected=expected or {},

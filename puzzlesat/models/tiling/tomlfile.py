@@ -73,7 +73,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ...errors import InputError, control_character, number, plural, shorten, text_lines, title_from_path
+from ...errors import (InputError, blank, control_character, number, plural, quoted, shorten, text_lines,
+                      title_from_path)
 from . import art
 from .build import (PieceSpec, build_tiling, cell_text, check_board_cells, check_piece_cells, format_character,
                     leading_mark, not_connected)
@@ -409,7 +410,7 @@ class _Reader:
     def _keys(self, table: dict, allowed, *where, what: str) -> None:
         for k in table:
             if k not in allowed:
-                self.fail(f"unknown key {shorten(repr(k))} in {what}; expected one of: {', '.join(allowed)}",
+                self.fail(f"unknown key {shorten(quoted(k))} in {what}; expected one of: {', '.join(allowed)}",
                           *where, k)
 
     def _int(self, v, *where, what: str, minimum: int, bounded: bool = True) -> int:
@@ -450,10 +451,10 @@ class _Reader:
     def read(self, data: dict):
         self._keys(data, TOP_KEYS, what="the file")
         title = self._text(data.get("title", ""), "title", what="title", one_line=True)
-        if "title" in data and not title.strip():  # (the file name stood in without a word)
+        if "title" in data and blank(title):  # (the file name stood in without a word)
             at = self.lines.line("title")
             self.notes.append(f"{'' if at is None else f'line {at}: '}title is blank: the puzzle is titled "
-                              f"by the file's name, {title_from_path(self.path, 'tiling')!r}")
+                              f"by the file's name, '{title_from_path(self.path, 'tiling')}'")
         source = data.get("source")
         if source is not None:
             self._text(source, "source", what="source")
@@ -488,7 +489,7 @@ class _Reader:
             return get_lattice("square")
         name = self._str(data["lattice"], "lattice", what="lattice")
         if name not in LATTICES:
-            self.fail(f"unknown lattice {shorten(repr(name))}; known: {', '.join(LATTICES)}", "lattice")
+            self.fail(f"unknown lattice {shorten(quoted(name))}; known: {', '.join(LATTICES)}", "lattice")
         return get_lattice(name)
 
     # --------------------------------------------------------------- board
@@ -661,7 +662,7 @@ class _Reader:
             self.fail(e.args[0], *where, "set")
         except KeyError:
             known = ", ".join(set_names(lattice)) or "none"
-            self.fail(f"unknown piece set {shorten(repr(name))} for the {lattice.name} lattice; known: {known}",
+            self.fail(f"unknown piece set {shorten(quoted(name))} for the {lattice.name} lattice; known: {known}",
                       *where, "set")
         if "one_sided" in entry and not one_sided and name.startswith("one-sided-"):
             self.fail(f"one_sided = false contradicts the set {shorten(name)}, whose pieces never turn over; "
@@ -672,14 +673,15 @@ class _Reader:
         names = [p[0] for p in pieces]
         for k, v in counts.items():
             if k not in names:
-                self.fail(f"counts: the set {full} has no piece {shorten(repr(k))}; its pieces: {' '.join(names)}",
+                self.fail(f"counts: the set {full} has no piece {shorten(quoted(k))}; its pieces: {' '.join(names)}",
                           *where, "counts")
             self._int(v, *where, "counts", what=f"counts.{shorten(k)}", minimum=1)
         if "count" in entry and set(names) <= set(counts):  # (it was dropped unsaid, QA)
             at = self.lines.line(*where, "count")
             self.notes.append(f"{'' if at is None else f'line {at}: '}count = {count} applies to no piece: "
                               f"counts gives every piece of the set {full} its own")
-        return [PieceSpec(pname, list(cells), counts.get(pname, count), os_, line) for pname, cells, os_ in pieces]
+        return [PieceSpec(pname, list(cells), counts.get(pname, count), os_, line, from_set=True)
+                for pname, cells, os_ in pieces]
 
     def _expected(self, exp) -> dict:
         if exp is None:
@@ -741,7 +743,7 @@ def _as_toml(value) -> str:
         return "{ " + ", ".join(f"{k} = {_as_toml(v)}" for k, v in value.items()) + " }" if value else "{}"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_as_toml(v) for v in value) + "]"
-    return repr(value)
+    return quoted(value) if isinstance(value, str) else repr(value)
 
 
 def _with_gaps(lattice: Lattice, circles: set[Point]) -> set[Point]:

@@ -890,6 +890,18 @@ def test_a_blank_line_among_clues_that_is_ignored_is_said():
     (nonfile, 'catalogue "c-7"\ntitle "   "\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non",
      "f.non:2: title is blank: the puzzle is titled 'c-7'", "c-7"),
     (xmlfile, None, "t.xml", "t.xml:7: title is blank: the puzzle is titled 'webpbn.com #9'", "webpbn.com #9"),
+    # a blank catalogue is passed over too, and a title of format characters
+    # alone (a zero-width space, a byte-order mark) is blank: it printed as
+    # an empty heading, without a word (QA)
+    (nonfile, 'catalogue "   "\ntitle ""\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non",
+     "f.non:2: title is blank: the puzzle is titled 'f'", "f"),
+    (nonfile, 'title "&#x200B;&#xFEFF;"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "zw.non",
+     "zw.non:1: title is blank: the puzzle is titled 'zw'", "zw"),
+    # a file name that is blank itself, or holds an ESC (shown escaped once)
+    (nonfile, 'title ""\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "d/   .non",
+     "d/   .non:1: title is blank: the puzzle is titled 'nonogram'", "nonogram"),
+    (nonfile, 'title ""\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "a\x1bb.non",
+     "a\x1bb.non:1: title is blank: the puzzle is titled 'a\\x1bb'", "a\\x1bb"),
 ])
 def test_a_blank_title_is_replaced_with_a_warning(reader, text, path, warning, title):
     if text is None:
@@ -904,3 +916,8 @@ def test_xml_a_blank_title_takes_its_sets():
     text = _tiny("<title>Tiny</title>", "<title></title>").replace("<puzzleset>\n", "<puzzleset>\n<title>Set</title>\n")
     p = xmlfile.load(text, "t.xml")
     assert (p.title, p.ignored) == ("Set", ())
+
+
+def test_a_blank_catalogue_is_no_title_either():
+    p = nonfile.load('catalogue "   "\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', "f.non")
+    assert (p.title, p.ignored) == ("f", ())

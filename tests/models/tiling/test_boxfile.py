@@ -72,7 +72,8 @@ def test_a_one_sided_piece_that_is_its_own_mirror_image_is_the_free_piece():
     # swapping the two copies would count each tiling twice
     t = load("# one-sided: A\nBOX / 2 * 2\nELEMENT / (A) (1, 1), (1, 2)\nELEMENT / (B) (1, 1), (2, 1)\n", "d.box")
     assert [(p.name, p.count) for p in t.pieces] == [("A", 2)]
-    assert t.notes == ["piece B is identical to piece A: counted as one piece A with count 2"]
+    assert t.notes == ["piece B is identical to piece A: counted as one piece A with count 2",
+                       "one_sided changes nothing for piece A: it is its own mirror image"]
     # a one-sided L is not the free L (it cannot turn over)
     t = load("# one-sided: A\nBOX / 2 * 4\nELEMENT / (A) (1, 1), (2, 1), (3, 1), (3, 2)\n"
              "ELEMENT / (B) (1, 1), (2, 1), (3, 1), (3, 2)\n", "l.box")
@@ -658,3 +659,22 @@ def test_a_symbolic_link_loop_is_said(tmp_path, cli):
     with pytest.raises(InputError) as e:
         load_puzzle(str(tmp_path / "gone.box"))
     assert str(e.value) == f"{tmp_path / 'gone.box'}: no such file"
+
+
+def test_a_title_of_a_zero_width_space_has_no_value():
+    # it was taken as the title, and printed as an empty heading (QA)
+    assert _refusal("# title: \u200b\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n") == (
+        "f.box:1: '# title:' has no value; expected a one-line title")
+
+
+def test_a_one_sided_name_beginning_with_a_combining_mark_is_refused():
+    # it was said as "names no ELEMENT ́D", the mark on the space (QA)
+    assert _refusal("# one-sided: \u0301D\nBOX / 1 * 2\nELEMENT / (D) (1, 1), (1, 2)\n") == (
+        "f.box:1: '# one-sided:' name '\\u0301D' begins with a combining mark (U+0301 COMBINING ACUTE ACCENT), "
+        "which prints on the character before it")
+
+
+def test_one_sided_on_a_piece_that_is_its_own_mirror_image_is_noted():
+    t = load("# one-sided: T\nBOX / 2 * 4\nELEMENT / (T) (1, 1), (1, 2), (1, 3), (2, 2)\n"
+             "ELEMENT / (T) (1, 1), (1, 2), (1, 3), (2, 2)\n", "f.box")
+    assert t.notes == ["one_sided changes nothing for piece T: it is its own mirror image"]

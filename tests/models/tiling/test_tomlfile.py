@@ -741,8 +741,38 @@ def test_info_shows_the_source(tmp_path, cli):
 def test_a_blank_title_is_replaced_by_the_file_name_with_a_note():
     # the file's name stood in for title = "" without a word (QA)
     body = '[board]\nsize = [2, 2]\n[[pieces]]\nname = "D"\ncells = [[1, 1], [1, 2]]\ncount = 2\n'
-    for title in ('""', '"  "'):
+    for title in ('""', '"  "', '"\\u200b"'):  # (a zero-width space alone prints as nothing too)
         t = _load(f"title = {title}\n" + body)
         assert t.title == "t"
         assert t.notes[0] == "line 1: title is blank: the puzzle is titled by the file's name, 't'"
     assert _load('title = "x"\n' + body).notes == []
+
+
+def test_one_sided_on_a_plane_piece_that_is_its_own_mirror_image_is_said_to_change_nothing():
+    # one_sided = true on a T changed nothing and said nothing (QA); a
+    # one-sided set holds such pieces (I, O, T) by design: no note for those
+    from puzzlesat import jobs
+
+    T = '[[pieces]]\nname = "T"\nart = "###\\n.#."\none_sided = true\ncount = 2\n'
+    t = _load('[board]\nsize = [2, 4]\n' + T)
+    assert t.notes == ["one_sided changes nothing for piece T: it is its own mirror image"]
+    assert jobs.count(t).count == jobs.count(_load('[board]\nsize = [2, 4]\n' + T.replace("true", "false"))).count
+    both = _load('[board]\nsize = [3, 4]\n' + T.replace("count = 2", "count = 1")
+                 + '[[pieces]]\nname = "O"\nart = "##\\n##"\none_sided = true\n'
+                 + '[[pieces]]\nname = "L"\nart = "#..\\n###"\none_sided = true\n')
+    assert both.notes == ["one_sided changes nothing for pieces T, O: each is its own mirror image"]
+    plain_set = _load('[board]\nsize = [4, 7]\n[[pieces]]\nset = "one-sided-tetrominoes"\n')
+    assert {"I4", "O4", "T4"} <= {p.name for p in plain_set.pieces} and plain_set.notes == []
+
+
+def test_a_leading_combining_mark_in_a_message_is_written_as_an_escape():
+    # printed, it sat on the opening quote: "unknown piece set '́tetrominoes'" (QA)
+    assert _error('[board]\nsize = [2, 4]\n[[pieces]]\nset = "\\u0301tetrominoes"\n').startswith(
+        "t.toml:4: unknown piece set '\\u0301tetrominoes' for the square lattice; known: ")
+    assert _error('lattice = "\\u0301hex"\n[board]\nsize = [2, 4]\n[[pieces]]\nset = "dominoes"\n').startswith(
+        "t.toml:1: unknown lattice '\\u0301hex'; known: ")
+
+
+def test_a_title_of_a_combining_mark_alone_is_blank():
+    t = _load('title = "\\u0301"\n[board]\nsize = [1, 2]\n[[pieces]]\nname = "D"\nart = "##"\n')
+    assert t.title == "t" and t.notes[0] == "line 1: title is blank: the puzzle is titled by the file's name, 't'"
