@@ -137,7 +137,7 @@ def _load(text: str, path: str, warnings: list[str]):
                                          "which does not print", path, no)
                     mark = leading_mark(name)
                     if mark:
-                        raise InputError(f"'# one-sided:' name {shorten(ascii(name))} begins with {mark}, which "
+                        raise InputError(f"'# one-sided:' name {shorten(quoted(name))} begins with {mark}, which "
                                          "prints on the character before it", path, no)
                     if name in one_sided:
                         where = "on this line" if one_sided[name] == no else f"at line {one_sided[name]}"
@@ -244,7 +244,7 @@ def _load(text: str, path: str, warnings: list[str]):
             raise InputError(f"{kw} name {shorten(quoted(sym))} holds {invisible}, which does not print", path, no)
         mark = leading_mark(sym)
         if mark:
-            raise InputError(f"{kw} name {shorten(ascii(sym))} begins with {mark}, which prints on the character "
+            raise InputError(f"{kw} name {shorten(quoted(sym))} begins with {mark}, which prints on the character "
                              "before it", path, no)
         cells, lines = _cells(st, m.start(2), len(dims), path, allow_short=(kw == "ELEMENT"),
                               piece=sym if kw == "ELEMENT" else None)

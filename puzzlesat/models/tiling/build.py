@@ -182,8 +182,8 @@ def build_tiling(*, lattice: Lattice, pieces: list[PieceSpec], path: str | None,
         # one-sided set holds such pieces (the I, O and T tetrominoes) by design
         said = (f"piece {shorten(mirror_images[0])}" if len(mirror_images) == 1
                 else f"pieces {shorten(', '.join(mirror_images))}")
-        notes.append(f"one_sided changes nothing for {said}: {'it is its' if len(mirror_images) == 1 else 'each is its'} "
-                     "own mirror image")
+        notes.append(f"one_sided changes nothing for {said}: "
+                     f"{'it is its' if len(mirror_images) == 1 else 'each is its'} own mirror image")
     spent = [p for p in merged.values() if p.count == 0]
     return Tiling(lattice=lattice, board=free, pieces=live, fixed=fixed, spent=spent, holes=frozenset(holes),
                   dims=tuple(dims) if dims else None, title=title, path=path, expected=expected or {},

@@ -629,7 +629,7 @@ class _Reader:
             self.fail(f"piece name {_echo(name)} holds {invisible}, which does not print", *where, "name")
         mark = leading_mark(name)
         if mark:
-            self.fail(f"piece name {shorten(ascii(name))} begins with {mark}, which prints on the character before it",
+            self.fail(f"piece name {shorten(quoted(name))} begins with {mark}, which prints on the character before it",
                       *where, "name")
         if not name or any(ch.isspace() for ch in name):  # leading and trailing ones too: never trimmed
             self.fail(f"piece name {_echo(name)} must be non-empty, without spaces", *where, "name")
