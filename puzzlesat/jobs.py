@@ -587,6 +587,9 @@ class CountOutcome:
     subproblems: int = 1
     implied: int = 0  # constraints the family added before the search (Puzzle.implied)
     choice: str | None = None  # why the default engine was not the usual one
+    #: the whole count, when an engine that counts without listing (Ganak,
+    #: a determinant) finished it and the user's limit capped ``count``
+    whole: int | None = None
 
 
 def _few_to_split(problem: Problem) -> bool:
@@ -1375,6 +1378,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     if implied:
         problem = problem.with_constraints(implied, symmetries=problem.symmetries)
     lister = None
+    whole = None
     if keep and not backend.can_enumerate:
         if keep_at_most is None:
             raise BackendError(f"backend {backend.name!r} only counts; it cannot list solutions")
@@ -1435,6 +1439,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                 else:
                     r = ctr.run(problem, keep=True, budget=limit)
                     n, complete = r.count, r.complete
+                    if r.stopped_by == "limit":  # (a counter's whole count is found before the limit applies)
+                        whole = r.stats.get("exact_count")
             except KeyboardInterrupt:  # (outside an engine's search, which reports what it had)
                 n, complete = max(ctr.at_least, len(ctr.solutions)), False
                 ctr.stopped_by = "interrupted"
@@ -1452,7 +1458,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     if complete and not n:
         refuse_none(puzzle, problem, ctr.backend.name)
     return CountOutcome(n, complete, unique, ctr.backend.name, deadline.elapsed(), ctr.stopped_by,
-                        method, None, ctr.solutions, runs, len(implied), choice)
+                        method, None, ctr.solutions, runs, len(implied), choice, whole)
 
 
 def refuse_none(puzzle: Puzzle, problem: Problem, engine: str, source: str = "the puzzle file") -> None:

@@ -123,6 +123,8 @@ def run(args) -> int:
             "implied_constraints": out.implied,
             "expected": puzzle.expected.get("unique" if args.unique else "count"),
             "reason": out.reason,
+            # the whole count a counter found, where --limit capped "count"
+            "count_without_limit": out.whole,
             "verdict": _verdict(out, args.unique and len(problem.symmetries) > 1),
             "solutions": [puzzle.solution_json(s) for s in shown],
         })
@@ -142,6 +144,8 @@ def run(args) -> int:
             line = f"at least {out.count} {what}, incomplete ({_stopped(out.stopped_by)})"
         if args.limit is not None and out.count >= 2:
             line += ": not unique"
+        if out.whole is not None:  # (found whole before the limit applied: dropping it said less than known)
+            line += f"; {out.backend} counted {out.whole:,} in all"
         if out.reason:
             line += f": {out.reason}"
         sym = f", {plural(len(problem.symmetries), 'symmetry', 'symmetries')}" if args.unique else ""

@@ -173,3 +173,20 @@ def test_counts_only(ganak):
                  lambda: ganak.search(p, keep=True), lambda: ganak.count(p, on_solution=print)):
         with pytest.raises(BackendError, match="only counts"):
             call()
+
+
+def test_a_count_capped_by_the_limit_still_says_the_whole_count_ganak_found(ganak, cli):
+    # Ganak counts the whole before the limit applies; the capped answer
+    # dropped it, "at least 2" where 5 was known (QA).  dominoes-2x4: the
+    # 2 x 4 board has F(5) = 5 domino tilings
+    r = cli("count", "dominoes-2x4", "-b", "ganak", "--limit", "2")
+    assert r.code == 3, r.err
+    assert r.out.splitlines()[0] == ("at least 2 solutions, incomplete (stopped at --limit): not unique; "
+                                     "ganak counted 5 in all")
+    j = cli("count", "dominoes-2x4", "-b", "ganak", "--limit", "2", "--json").json()
+    assert (j["count"], j["complete"], j["count_without_limit"], j["verdict"]) == (2, False, 5, "multiple")
+    # an engine that lists stops at the limit and knows no more
+    j = cli("count", "dominoes-2x4", "-b", "exact", "--limit", "2", "--json").json()
+    assert (j["count"], j["complete"], j["count_without_limit"]) == (2, False, None)
+    j = cli("count", "dominoes-2x4", "-b", "ganak", "--json").json()
+    assert (j["count"], j["complete"], j["count_without_limit"]) == (5, True, None)
