@@ -241,7 +241,6 @@ def exact_cover(problem: Problem) -> list[ExactCover]:
 
     if classes is None:
         classes = {r: [r] for r in reps}
-    has_primary = {r: r in decided for r in live_reps}
     cases = []
     for combo in itertools.product(*[vectors for _, vectors in choices]):
         # item j (split) with weight w -> multiplicity in this case
@@ -250,7 +249,7 @@ def exact_cover(problem: Problem) -> list[ExactCover]:
             for w, c in vector.items():
                 case_mult[(j, w)] = c
         cases.append(_build_case(base_items, split_items, case_mult, weight_of, live_reps,
-                                 opt_items, classes, has_primary))
+                                 opt_items, classes, decided))
     return cases
 
 
@@ -291,7 +290,7 @@ def _plain_case(base_items, live_reps, opt_items, classes, decided) -> ExactCove
     return ec
 
 
-def _build_case(base_items, split_items, case_mult, weight_of, live_reps, opt_items, classes, has_primary):
+def _build_case(base_items, split_items, case_mult, weight_of, live_reps, opt_items, classes, decided):
     ec = ExactCover()
     index: dict = {}  # base item j or (j, w) -> item index in ec
 
@@ -329,7 +328,7 @@ def _build_case(base_items, split_items, case_mult, weight_of, live_reps, opt_it
                 its.append(("s", j))
         if not ok:
             continue
-        if not has_primary[r]:
+        if r not in decided:  # (no primary item decides it)
             free.append(len(options))
         options.append((its, tuple(classes[r])))
     # fresh primary items for options nothing else decides
