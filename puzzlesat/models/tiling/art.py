@@ -169,7 +169,7 @@ def marks(text: str) -> list[tuple[int, int, str]]:
                 raise ArtError("a tab in a drawing: use spaces, columns matter", i, j)
             odd = None if ch.isascii() else _not_a_mark(ch)
             if odd:
-                raise ArtError(f"{_char_name(ch)} at column {j + 1} is {odd}", i, j)
+                raise ArtError(f"{char_name(ch)} at column {j + 1} is {odd}", i, j)
             if ch not in EMPTY_CHARS:
                 out.append((i, j, ch))
     return out
@@ -186,7 +186,7 @@ def _not_a_mark(ch: str) -> str | None:
     return None
 
 
-def _char_name(ch: str) -> str:
+def char_name(ch: str) -> str:
     """``U+0301 COMBINING ACUTE ACCENT``: a character that cannot be shown quoted."""
     name = unicodedata.name(ch, "")
     return f"U+{ord(ch):04X}" + (f" {name}" if name else "")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from ...errors import InputError, blank, number, shorten, title_from_path
+from .art import char_name
 from .geometry import canonical, normalize, orientation_set
 from .lattice import Lattice, Point
 from .puzzle import Piece, Tiling
@@ -220,8 +221,7 @@ def format_character(name: str) -> str | None:
     U+1F469 U+200D U+1F4BB, which prints as one sign) is no such character."""
     for i, ch in enumerate(name):
         if _invisible(name, i):
-            label = unicodedata.name(ch, "")
-            return f"a format character (U+{ord(ch):04X}{' ' + label if label else ''})"
+            return f"a format character ({char_name(ch)})"
     return None
 
 
@@ -231,8 +231,7 @@ def leading_mark(name: str) -> str | None:
     comes before the name (a space in the legend, ``A = \u0301``), so a
     name of marks alone prints as nothing (QA)."""
     if name and unicodedata.category(name[0]).startswith("M"):
-        label = unicodedata.name(name[0], "")
-        return f"a combining mark (U+{ord(name[0]):04X}{' ' + label if label else ''})"
+        return f"a combining mark ({char_name(name[0])})"
     return None
 
 
