@@ -37,6 +37,14 @@ class Exactly:
     k: int
     vars: tuple[int, ...]
 
+    @property
+    def bounded_k(self) -> int:
+        """``k`` moved into -1..len(vars)+1: the same constraint (one that
+        cannot hold stays one that cannot hold) with a number any solver's
+        integers hold, where ``k`` is whatever a user wrote (a piece's
+        count of 10**20 made OR-Tools raise a TypeError)."""
+        return min(max(self.k, -1), len(self.vars) + 1)
+
 
 @dataclass(frozen=True, slots=True)
 class AtMostOne:

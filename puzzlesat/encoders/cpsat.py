@@ -53,7 +53,7 @@ def encode_cpsat(problem: Problem, expired=None) -> CpSatEncoding:
         elif isinstance(c, AtMostOne):
             model.add_at_most_one([xs[v - 1] for v in c.vars])
         elif isinstance(c, Exactly):
-            model.add(sum(xs[v - 1] for v in c.vars) == c.k)
+            model.add(sum(xs[v - 1] for v in c.vars) == c.bounded_k)
         elif isinstance(c, Clause):
             model.add_bool_or([enc.lit(l) for l in c.lits])
         elif isinstance(c, Regular):

@@ -72,7 +72,7 @@ def build_opb(problem: Problem, *, title: str = "", instance: str = "", family: 
         if isinstance(c, ExactlyOne):
             cons.append((_sum(c.vars, 1), "=", 1))
         elif isinstance(c, Exactly):
-            cons.append((_sum(c.vars, 1), "=", c.k))
+            cons.append((_sum(c.vars, 1), "=", c.bounded_k))
         elif isinstance(c, AtMostOne):
             cons.append((_sum(c.vars, -1), ">=", -1))
         elif isinstance(c, Clause):

@@ -152,6 +152,31 @@ def test_export_of_a_piece_that_fits_nowhere_is_unsatisfiable(tmp_path, capsys):
         assert s.solve() is False
 
 
+@pytest.mark.parametrize("count", ["99999999999999999999", str(2**63 - 1)])
+def test_a_piece_count_no_machine_integer_holds_exports_as_an_unsatisfiable_model(count, tmp_path, capsys):
+    # an I pentomino 10**20 times: the CP-SAT model said sum == 10**20 and
+    # OR-Tools raised a TypeError (a traceback, exit 1); the same constraint
+    # with a number it holds is written instead, and says no solution
+    from ortools.sat.python import cp_model
+
+    board = tmp_path / "many.toml"
+    board.write_text('[board]\nsize = [2, 5]\n[[pieces]]\nname = "I"\n'
+                     f"cells = [[1, 1], [1, 2], [1, 3], [1, 4], [1, 5]]\ncount = {count}\n")
+    out = tmp_path / "m.pbtxt"
+    assert main(["export", str(board), "-o", str(out)]) == 0
+    model = cp_model.CpModel()
+    assert model.proto.parse_text_format(out.read_text())
+    solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False
+    assert solver.solve(model) == cp_model.INFEASIBLE
+    assert main(["export", str(board), "-o", str(tmp_path / "m.opb")]) == 0
+    assert "+1 x1 +1 x2 = 3 ;" in (tmp_path / "m.opb").read_text().splitlines()
+    capsys.readouterr()
+    assert main(["compare", str(board), "-b", "cpsat,minisat22", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["runs"]
+    assert [(r["backend"], r["result"]) for r in rows] == [("cpsat", "no-solution"), ("minisat22", "no-solution")]
+
+
 def _pyganak_count(cnf) -> int:
     """pyganak reading the exported file: clauses and the `c p show` line."""
     import multiprocessing
