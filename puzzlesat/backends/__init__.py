@@ -49,8 +49,18 @@ def _pysat_names() -> dict[str, tuple[str, ...]]:
 
 
 def _load(spec: str):
+    """The object ``spec`` ("module:attribute") names.  An interrupt during
+    the import is raised as one: OR-Tools' module initialisation turns a
+    KeyboardInterrupt into ImportError('initialization failed'), which was
+    reported as "backend 'cpsat' is not installed" (bad input, exit 2)."""
     mod, attr = spec.split(":")
-    return getattr(importlib.import_module(mod), attr)
+    try:
+        module = importlib.import_module(mod)
+    except ImportError as e:
+        if isinstance(e.__cause__ or e.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from e
+        raise
+    return getattr(module, attr)
 
 
 def get_backend(name: str, *, encoding: str | None = None, **options) -> Backend:

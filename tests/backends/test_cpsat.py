@@ -54,3 +54,33 @@ def test_a_feasible_status_is_not_taken_for_a_finished_enumeration(monkeypatch):
     monkeypatch.setattr(cpsat_backend, "_run", feasible)
     r = get_backend("cpsat").search(_two_of_four())
     assert (r.count, r.complete, r.stopped_by) == (6, False, "time-limit")
+
+
+def _failing_import(cause):
+    def import_module(name):
+        try:
+            raise cause
+        except BaseException as e:
+            raise ImportError("initialization failed") from e
+    return import_module
+
+
+def test_an_interrupt_while_or_tools_loads_is_an_interrupt_not_a_missing_backend(monkeypatch, capsys):
+    # OR-Tools' module initialisation turns a Ctrl-C into ImportError("initialization
+    # failed"): it was reported as "backend 'cpsat' is not installed", bad input, exit 2
+    import json
+    import types
+
+    from puzzlesat import backends
+    from puzzlesat.cli import main
+
+    fake = types.SimpleNamespace(import_module=_failing_import(KeyboardInterrupt()))
+    monkeypatch.setattr(backends, "importlib", fake)
+    assert main(["solve", "dominoes-2x4", "-b", "cpsat", "--json"]) == 3
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"error": "interrupted", "kind": "interrupted", "exit_code": 3}
+    assert captured.err == "puzzlesat: interrupted\n"
+    # an import that fails of itself is still a back end that is not installed
+    fake.import_module = _failing_import(OSError("libortools.so: cannot open shared object file"))
+    assert main(["solve", "dominoes-2x4", "-b", "cpsat"]) == 2
+    assert capsys.readouterr().err == "puzzlesat: backend 'cpsat' is not installed: initialization failed\n"
