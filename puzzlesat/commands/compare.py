@@ -180,6 +180,19 @@ def agreement(rows: list[dict], job: str) -> dict:
     return out
 
 
+def _row_agrees(r: dict, a: dict, job: str) -> bool:
+    """Whether the answered run ``r`` is right as far as its instance's
+    agreement ``a`` can tell: a run the verifier refused is wrong, and only
+    it when the other answers agree (QA: one liar marked every verified run
+    "NO <<<"); of solve verdicts in dispute a verified solution proves "no
+    solution" wrong; of counts in dispute none is proved, all are marked."""
+    if r.get("status") == "invalid":
+        return False
+    if not a["disagree"]:
+        return True
+    return job != "count" and r.get("result") == "solved"
+
+
 def _answered(r: dict, job: str) -> bool:
     """Whether the run gave an answer: a verdict, or a count (a partial one
     is a lower bound, which can disagree), or one the verifier refused."""
@@ -289,7 +302,7 @@ def run(args) -> int:
         # the problem, a search stopped with no answer) neither agrees nor
         # disagrees (QA: stopped runs said "yes" to an answer they never gave)
         r["agree"] = None if r.get("status") in NO_RESULT or not _answered(r, args.job) else \
-            agree[r["instance"]]["agree"]
+            _row_agrees(r, agree[r["instance"]], args.job)
     mismatch = any(not a["agree"] for a in agree.values())
     incomplete = any(not r.get("complete") for r in rows if r.get("status") != "unsupported")
     if args.plot:
@@ -309,6 +322,10 @@ def run(args) -> int:
                 # between answers (it said "back ends disagree" for one liar)
                 what = "back ends disagree" if a["disagree"] else (
                     f"{', '.join(dict.fromkeys(a['invalid']))} gave a wrong answer (refused by the verifier)")
+                if a["disagree"] and args.job != "count":
+                    liars = dict.fromkeys(r["backend"] for r in rows
+                                          if r["instance"] == inst and r.get("result") == "no-solution")
+                    what = f"{', '.join(liars)} said no solution, but a solution was found and verified"
                 print(f"\n!!! MISMATCH on {inst}: {a['detail']}", file=sys.stderr)
                 print(f"!!! MISMATCH on {inst}: {what}")
         if args.plot:

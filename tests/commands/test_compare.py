@@ -91,6 +91,23 @@ def test_a_wrong_answer_is_named_in_the_mismatch_line(tmp_path, capsys):
     assert f"!!! MISMATCH on dominoes-2x4: exact/-: solved; external:{bad}/mixed: INVALID (a wrong answer)" in err
 
 
+@pytest.mark.parametrize("says", ["echo 's SATISFIABLE'\necho 'v 1 2 3 4 5 6 7 8 9 10 0'\nexit 10\n",
+                                  "echo 's UNSATISFIABLE'\nexit 20\n"])
+def test_the_run_proved_wrong_is_marked_and_the_verified_ones_are_not(tmp_path, capsys, says):
+    # a model the verifier refuses, or "no solution" against a verified
+    # solution: the liar alone is wrong (every run was marked "NO <<<")
+    liar = _fake(tmp_path, "liar", says)
+    assert main(["compare", "dominoes-2x4", "--solve", "-b", f"exact,cadical195,external:{liar}", "--json"]) == 4
+    runs = {r["backend"]: r["agree"] for r in json.loads(capsys.readouterr().out)["runs"]}
+    assert runs == {"exact": True, "cadical195": True, f"external:{liar}": False}
+    assert main(["compare", "dominoes-2x4", "--solve", "-b", f"exact,external:{liar}"]) == 4
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split("  ")[-1] for line in out[2:4]] == ["yes", "NO <<<"]
+    assert out[-1] == f"!!! MISMATCH on dominoes-2x4: external:{liar} " + (
+        "gave a wrong answer (refused by the verifier)" if "v 1" in says
+        else "said no solution, but a solution was found and verified")
+
+
 def test_hung_solver_is_stopped_and_the_run_marked_incomplete(tmp_path, capsys):
     hang = _fake(tmp_path, "hang", "trap '' TERM\nwhile true; do sleep 1; done\n")
     rc = main(["compare", "dominoes-2x4", "--count", "-b", f"exact,external:{hang}", "-t", "1", "--json"])
