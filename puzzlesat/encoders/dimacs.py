@@ -374,9 +374,14 @@ def read_answer(text: str, path: str | None = None) -> Answer:
             tokens = line.split()
         if ans.status != "SAT":
             raise InputError(f"a model after a status that is not SATISFIABLE (line {status_line})", path, lineno)
-        for tok in tokens:
+        for i, tok in enumerate(tokens):
             m = _LIT.match(tok)
             if m is None:
+                if tok in ("-", "x", "-x") and ended_at is None and i == len(tokens) - 1 \
+                        and text.rstrip(" \t").endswith(line):
+                    # the answer's last bytes, a literal cut short (a solver killed mid-write)
+                    raise InputError(f"the model does not end with 0: the output looks truncated (it stops at "
+                                     f"{tok!r}, a literal cut short)", path, lineno)
                 raise InputError(f"not a literal: {shorten(tok)!r}{_ascii_hint(tok)}", path, lineno)
             if ended_at is not None:
                 raise InputError(f"literal {tok} after the model's terminating 0 (line {ended_at})", path, lineno)

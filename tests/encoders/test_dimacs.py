@@ -243,6 +243,12 @@ def test_statuses_without_model(text, status):
     ("v 1 2 0\n", 1, "'v' line before"),
     ("s SATISFIABLE\nv 1 2\nv -1 0\n", 3, "variable 1 is given both values (first on line 2)"),
     ("s SATISFIABLE\nv 1 2\n", 2, "does not end with 0"),
+    # a literal cut short at the end of the output: truncated, not a bad literal
+    ("s SATISFIABLE\nv 1 -2\nv 3 -", 3, "does not end with 0: the output looks truncated (it stops at '-', a "
+                                        "literal cut short)"),
+    ("s SATISFIABLE\nv x1 -x", 2, "looks truncated (it stops at '-x'"),
+    ("s SATISFIABLE\nv 1 -\n", 2, "not a literal: '-'"),  # the line was ended: no cut
+    ("s SATISFIABLE\nv 1 - 2", 2, "not a literal: '-'"),
     ("s SATISFIABLE\n", 1, "gives no model"),
     ("s SATISFIABLE\nv 1 0\nv 2 0\n", 3, "after the model's terminating 0"),
     ("s SATISFIABLE\nv 1 two 0\n", 2, "not a literal: 'two'"),
