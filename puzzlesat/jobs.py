@@ -934,6 +934,10 @@ class _Counter:
                     self.add_solutions([d for _, d, _ in got], [a for _, _, a in got])
         stop_at = None if remaining is None or not self.cluster else time.time() + remaining
         work = (self.puzzle, self.backend, problem, keep, stop_at)
+        # a counter's part is counted whole whatever the limit (as one count
+        # is, see GanakBackend.search): then the parts, all finished, give the
+        # whole count, which says a limit was not reached or by how much
+        part_budget = budget if self.backend.can_enumerate else None
         total, complete, stopped = 0, True, None
         unfinished = set(range(len(parts)))
         counted = self.progress.counted()
@@ -941,7 +945,7 @@ class _Counter:
         if self.progress.parts_since is None:
             self.progress.parts_since = time.perf_counter()
         try:
-            executor.start(_count_part, work, [(i, lits, budget) for i, lits in enumerate(parts)])
+            executor.start(_count_part, work, [(i, lits, part_budget) for i, lits in enumerate(parts)])
             while unfinished:
                 if self.halted():
                     complete, stopped = False, "halted"
@@ -971,10 +975,11 @@ class _Counter:
                 counted(total + executor.partial(unfinished), force=True)
                 if not ok:
                     complete, stopped = False, why
-                if budget is not None and total >= budget:
-                    complete, stopped = False, "limit"
                     break
-                if not ok:
+                # (all parts finished with the limit's number is a whole count:
+                # --limit 8 of 8 solutions was "incomplete (stopped at --limit)")
+                if budget is not None and total >= budget and (unfinished or total > budget):
+                    complete, stopped = False, "limit"
                     break
         except KeyboardInterrupt:
             complete, stopped = False, "interrupted"
@@ -992,10 +997,12 @@ class _Counter:
                     complete, stopped = False, stopped or "interrupted"
             with _no_interrupts():
                 executor.stop()
+        stats = {"subproblems": len(parts)}
         if budget is not None and total >= budget:
+            if stopped == "limit" and not unfinished:
+                stats["exact_count"] = total  # every part counted whole
             total = budget  # as a single search stops at its budget
-        return SearchResult(total, complete, self.backend.name, deadline.elapsed(), [], stopped,
-                            {"subproblems": len(parts)})
+        return SearchResult(total, complete, self.backend.name, deadline.elapsed(), [], stopped, stats)
 
 
 class _ForkPool:
