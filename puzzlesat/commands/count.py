@@ -58,10 +58,14 @@ def run(args) -> int:
     listing = args.limit is not None
     with before_search(args, "checking and choosing an engine for",
                        steps_before_search(args, "choosing an engine")):
-        if args.backend is None and puzzle.precheck():
+        if puzzle.precheck():
             # no engine is called (jobs.count says why): choosing one took seconds
-            # on a large board (the determinant's plan, Knuth's estimate)
-            backend, choice = jobs.get_backend(jobs.DEFAULT_SOLVE_BACKEND, encoding=args.encoding), None
+            # on a large board (the determinant's plan, Knuth's estimate); an
+            # engine given is not asked whether it takes the problem (the
+            # determinant refused a board whose area the pieces miss, exit 2,
+            # where every other engine said 0 solutions)
+            backend = jobs.get_backend(args.backend or jobs.DEFAULT_SOLVE_BACKEND, encoding=args.encoding)
+            choice = None
         elif args.backend is None:
             backend, choice = jobs.choose_count_backend(problem, args.encoding, listing=listing, unique=args.unique)
         else:

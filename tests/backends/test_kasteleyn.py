@@ -511,6 +511,23 @@ def test_one_domino_with_one_monomino_is_counted(kb):
         "it counts some pieces apart (Exactly constraints the cells do not imply)")
 
 
+def test_a_board_the_pieces_cannot_cover_is_no_solution_whatever_the_engine(cli, tmp_path):
+    # 5 cells, 3 covered: the precheck says 0 solutions and no engine runs;
+    # -b kasteleyn refused the problem (exit 2) where every other engine
+    # said 0 solutions, exit 0 (QA)
+    f = tmp_path / "b.toml"
+    f.write_text('[board]\nsize = [1, 5]\n[[pieces]]\nset = "dominoes"\ncount = 1\n'
+                 '[[pieces]]\ncells = [[1, 1]]\nname = "M"\ncount = 1\n')
+    for engine in ("kasteleyn", "exact"):
+        r = cli("count", f, "-b", engine)
+        assert (r.code, r.out.splitlines()[0]) == (0, "0 solutions: the pieces cover 3 cells but the board has 5 "
+                                                      "free cells"), r.err
+        assert r.err == f"puzzlesat: note: {f} has no solution, known before any search, so --backend {engine} " \
+                        "is not used\n"
+    r = cli("count", f, "-b", "nosuch")  # an engine still has to exist
+    assert (r.code, r.err) == (2, "puzzlesat: unknown backend 'nosuch'; run 'puzzlesat backends' to see the choices\n")
+
+
 def _mirrored_board(rng) -> str:
     """A random rectangle of dominoes with one to four monominoes, and
     holes that a mirror (across the rows or the columns) keeps."""
