@@ -51,8 +51,10 @@ def positive_seconds(s: str) -> float:
     try:
         v = float(s)
     except ValueError:
+        v = None
+    if v is None or v != v or "_" in s:  # (float() takes nan and 1_0 = 10)
         raise argparse.ArgumentTypeError(f"not a number: {s!r}") from None
-    if not v > 0:  # also refuses nan
+    if not v > 0:
         raise argparse.ArgumentTypeError(f"must be positive: {s!r}")
     if v > MAX_SECONDS:  # inf too: the solvers' own timers take no more
         raise argparse.ArgumentTypeError(f"at most {MAX_SECONDS:,} seconds (a week): {s!r}")
@@ -82,9 +84,11 @@ def positive_int(s: str) -> int:
     import argparse
 
     try:
-        v = int(s)
+        v = None if "_" in s else int(s)  # (int() reads 1_0 as 10)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {s!r}") from None
+        v = None
+    if v is None:
+        raise argparse.ArgumentTypeError(f"not a whole number: {s!r}")
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {s!r}")
     return v

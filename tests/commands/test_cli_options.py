@@ -17,13 +17,28 @@ from puzzlesat.loading import load_puzzle
 @pytest.mark.parametrize("value,why", [
     ("inf", "at most 604,800 seconds (a week): 'inf'"),   # used to overflow the solvers' timers (traceback)
     ("1e10", "at most 604,800 seconds (a week): '1e10'"),
-    ("nan", "must be positive: 'nan'"),                    # used to stop at once, "at least 0"
+    ("nan", "not a number: 'nan'"),                        # used to stop at once, "at least 0"
+    ("1_0", "not a number: '1_0'"),                        # float() reads 10
+    ("ten", "not a number: 'ten'"),
     ("0", "must be positive: '0'"),
 ])
 def test_time_limit_must_be_finite_and_positive(cli, value, why):
     r = cli("solve", "pentomino-3x20", "-t", value)
     assert r.code == 2 and r.out == ""
     assert r.err.splitlines()[-1] == f"puzzlesat solve: error: argument --time-limit/-t: {why}"
+
+
+@pytest.mark.parametrize("opt,value,why", [
+    ("--limit", "1_0", "not a whole number: '1_0'"),  # int() reads 10
+    ("--limit", "2.5", "not a whole number: '2.5'"),
+    ("--limit", "0", "must be at least 1: '0'"),
+    ("--jobs", "1_0", "not a whole number: '1_0'"),
+])
+def test_a_count_option_takes_whole_numbers_as_written(cli, opt, value, why):
+    r = cli("count", "pentomino-3x20", opt, value)
+    assert r.code == 2 and r.out == ""
+    name = {"--limit": "--limit/-n", "--jobs": "--jobs/-j"}[opt]
+    assert r.err.splitlines()[-1] == f"puzzlesat count: error: argument {name}: {why}"
 
 
 def test_compare_refuses_a_plot_it_cannot_write_before_running(cli):
