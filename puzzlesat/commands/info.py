@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..backends.base import Child, may_start_child
 from ..cli import EXIT_OK, emit_json
 from ..encoders.cnf import ENCODINGS, cnf_sizes
-from ..errors import UsageError, plural
+from ..errors import UsageError, number, plural
 from .common import add_instance, comma_list, encoding_matters, load, positive_seconds, time_limited
 
 NAME = "info"
@@ -26,9 +26,13 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     names = list(ENCODINGS) if args.encodings == ["all"] else args.encodings
+    if "all" in names and len(names) > 1:  # ('unknown encoding all' named the one it knows)
+        raise UsageError("--encodings: 'all' stands alone: it names every encoding; "
+                         f"give 'all' or a list of them ({', '.join(ENCODINGS)})")
     bad = [e for e in names if e not in ENCODINGS]
     if bad:  # the command line, whatever the puzzle: checked before reading it
-        raise UsageError(f"--encodings: unknown encoding {bad[0]!r}; choose from: {', '.join(ENCODINGS)}")
+        raise UsageError(f"--encodings: unknown encoding {bad[0]!r}; choose from: {', '.join(ENCODINGS)} "
+                         "(or 'all')")
     limit = args.info_time_limit
     with time_limited(limit, f"the time limit ({limit:g} s) ran out while sizing up {args.instance}"
                       if limit is not None else ""):
@@ -68,7 +72,7 @@ def run(args) -> int:
     why = puzzle.precheck()
     if why:
         print(f"no solution possible: {why}")
-    print(f"\nproblem: {plural(stats['variables'], 'variable')} ({stats['primary']} primary), constraints: "
+    print(f"\nproblem: {plural(stats['variables'], 'variable')} ({number(stats['primary'])} primary), constraints: "
           + (", ".join(plural(n, CONSTRAINT_NAMES.get(k, k)) for k, n in stats["constraints"].items())
              or "none"))
     rows = sizes

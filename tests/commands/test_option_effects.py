@@ -80,7 +80,10 @@ def test_compare_says_the_files_warnings(cli, tmp_path):
                                                  "(compare it with --count, or leave it out)"),
     (("info", "dancer", "--encodings", "pairwise,nosuch"),
      "--encodings: unknown encoding 'nosuch'; choose from: mixed, pairwise, seqcounter, ladder, bitwise, "
-     "sortnetwrk, cardnetwrk, totalizer, mtotalizer, kmtotalizer"),
+     "sortnetwrk, cardnetwrk, totalizer, mtotalizer, kmtotalizer (or 'all')"),
+    (("info", "dancer", "--encodings", "all,pairwise"),  # it said "unknown encoding 'all'"
+     "--encodings: 'all' stands alone: it names every encoding; give 'all' or a list of them (mixed, pairwise, "
+     "seqcounter, ladder, bitwise, sortnetwrk, cardnetwrk, totalizer, mtotalizer, kmtotalizer)"),
 ])
 def test_a_back_end_or_encoding_the_command_line_gets_wrong_is_a_usage_error(cli, args, message):
     _usage(cli(*args, "--json"), message)

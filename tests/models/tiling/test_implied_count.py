@@ -100,3 +100,6 @@ def test_info_says_which_count_the_model_leaves_out(cli):
     d = cli("info", "tetromino-pairs-5x8", "--json").json()
     assert d["implied_count"] == "I4" and d["problem"]["constraints"] == {"Exactly": 4, "ExactlyOne": 40}
     assert cli("info", "pentomino-6x10", "--json").json()["implied_count"] is None
+    # (thousands grouped in both counts: "2,056 variables (2056 primary)", QA)
+    assert "problem: 2,056 variables (2,056 primary), constraints: 72 exactly-one constraints" \
+        in cli("info", "pentomino-6x10", "--encodings", "mixed").out.splitlines()
