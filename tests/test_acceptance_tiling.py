@@ -307,7 +307,7 @@ def test_boxes_of_three_and_four_dimensions_still_take_flat_square_sets():
     ('lattice = "hex"\n[board]\nsize = [6]\n[[pieces]]\nset = "dihexes"\n',
      "t.toml:3: a hex board's size is [width, height], got 1 number"),
     ('lattice = "hex"\n[board]\nsize = [1, 3]\n[[pieces]]\nname = "a"\ncells = [[1]]\n',
-     "t.toml:6: cells: (1) has 1 coordinate, the hex lattice 2"),
+     "t.toml:6: cells: (1) has 1 coordinate, the hex lattice has 2"),
 ])
 def test_toml_messages_count_in_the_singular(text, message):
     with pytest.raises(InputError) as e:

@@ -596,7 +596,7 @@ class _Reader:
                 self.fail(f"{what}: {_echo(cell)} is not a cell (a list of whole numbers)", *where)
             if len(cell) > lattice.dim or (len(cell) < lattice.dim and not short_ok):
                 self.fail(f"{what}: {_fmt_user(cell)} has {plural(len(cell), 'coordinate')}, the "
-                          f"{lattice.name} lattice {lattice.dim}", *where)
+                          f"{lattice.name} lattice has {lattice.dim}", *where)
             if any(abs(x) > 10 ** 1000 for x in cell):
                 self.fail(f"{what}: {_fmt_user(cell)}: a coordinate must be at most 10^1000 in size", *where)
             if isinstance(lattice, CubicLattice) and any(x < 1 for x in cell):

@@ -234,7 +234,7 @@ DOMINOES = '[[pieces]]\nset = "dominoes"\n'
      "t.toml:6: cells: (1, 1) is not a cell of the triangle lattice "
      "(file cells are (x, y) with x = y (mod 3) and x != 1 (mod 3))"),
     ('lattice = "hex"\n' + BOARD + "[[pieces]]\nname = 'X'\ncells = [[1, 1, 1]]\n",
-     "t.toml:6: cells: (1, 1, 1) has 3 coordinates, the hex lattice 2"),
+     "t.toml:6: cells: (1, 1, 1) has 3 coordinates, the hex lattice has 2"),
     ('lattice = "hex"\n[board]\nart = """\n o o\no  o\n"""\n' + DOMINOES,
      "t.toml:5: board art: 'o' at column 4 is not at a cell position of the hex lattice "
      "(hexagons in a row are two columns apart and each row is shifted by one column)"),
