@@ -1,16 +1,22 @@
-"""Parallel nonogram counts: `count -j 1` against `count -j 2`, same run.
+"""Parallel counts: `count -j 1` against `count -j 2`, same run.
 
-    python benchmarks/nonogram_jobs.py [--time-limit 20] [FILE ...]
+    python benchmarks/nonogram_jobs.py [--time-limit 20] [-b ENGINE] [INSTANCE ...]
 
-With no file: a generated 20x20 puzzle whose every row and column clue is
-``1,1`` (far too many solutions to finish: the figure is the solutions
+With no instance: a generated 20x20 puzzle whose every row and column clue
+is ``1,1`` (far too many solutions to finish: the figure is the solutions
 counted within the limit) and the survey's small puzzles and n-Dom 10-13
-(unique: the serial slice should leave them unsplit, at -j 1's speed).
-Each count is `puzzlesat count FILE --no-goal --json -t T` in a fresh
-process; wall seconds and CPU seconds (the process and its children).  The
-shared data is found beside the repository (../shared) or at
-$PUZZLESAT_SHARED, as for benchmarks/nonograms.py; a count that fails shows
-its error in its cell and makes the exit code 4.
+(unique: the serial slice should leave them unsplit, at -j 1's speed).  An
+instance is a file or a bundled instance's name (pentomino-3x20), of any
+family; ``-b`` names the engine (default: the one `count` picks), e.g.
+
+    python benchmarks/nonogram_jobs.py -b ganak -t 300 pentomino-3x20 dO-10x12.toml
+
+Each count is `puzzlesat count INSTANCE [-b ENGINE] --json -t T` in a fresh
+process (with --no-goal for a nonogram file); wall seconds and CPU seconds
+(the process and its children).  The shared data is found beside the
+repository (../shared) or at $PUZZLESAT_SHARED, as for
+benchmarks/nonograms.py; a count that fails shows its error in its cell and
+makes the exit code 4.
 """
 
 from __future__ import annotations
@@ -37,9 +43,14 @@ def ones(n: int, folder: Path) -> Path:
     return f
 
 
-def run(f: Path, jobs: int, limit: float) -> dict:
+#: the suffixes of nonogram files, whose goal the count leaves out
+NONOGRAM_SUFFIXES = (".non", ".nin", ".xml")
+
+
+def run(f: Path, jobs: int, limit: float, backend: str | None = None) -> dict:
     k0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "puzzlesat", "count", str(f), "-j", str(jobs), "--no-goal", "--json",
+    extra = (["--no-goal"] if f.suffix in NONOGRAM_SUFFIXES else []) + (["-b", backend] if backend else [])
+    p = subprocess.run([sys.executable, "-m", "puzzlesat", "count", str(f), "-j", str(jobs), *extra, "--json",
                         "-t", str(limit)], capture_output=True, text=True)
     wall, k1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
@@ -55,14 +66,21 @@ def run(f: Path, jobs: int, limit: float) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="*", type=Path)
-    ap.add_argument("--time-limit", type=float, default=20.0)
+    ap.add_argument("files", nargs="*", type=Path, metavar="INSTANCE")
+    ap.add_argument("-t", "--time-limit", type=float, default=20.0)
+    ap.add_argument("-b", "--backend", help="the engine (default: the one count picks)")
     args = ap.parse_args(argv)
     if not args.time_limit > 0:
         return _bad_input(f"--time-limit: {args.time_limit} is not a positive number of seconds")
-    missing = [f for f in args.files if not f.is_file()]
-    if missing:
-        return _bad_input(f"no such file: {missing[0]}")
+    from puzzlesat.errors import InputError
+    from puzzlesat.loading import load_puzzle
+
+    for f in args.files:
+        if not f.is_file():
+            try:
+                load_puzzle(str(f))  # a bundled instance's name
+            except InputError:
+                return _bad_input(f"no such file or bundled instance: {f}")
     if not args.files:
         data = [*sorted((DATA / "survey").glob("webpbn-*.non")),
                 *(DATA / "n-dom" / f"{n}-dom.non" for n in (10, 11, 12, 13))]
@@ -75,7 +93,7 @@ def main(argv=None) -> int:
         print("| puzzle | -j 1 | -j 2 | -j 2 / -j 1 |")
         print("|---|---|---|---|")
         for f in files:
-            a, b = run(f, 1, args.time_limit), run(f, 2, args.time_limit)
+            a, b = run(f, 1, args.time_limit, args.backend), run(f, 2, args.time_limit, args.backend)
 
             def cell(r):
                 if "error" in r:

@@ -122,7 +122,8 @@ class Backend:
     #: how an engine that cannot enumerate counts (count's "method")
     count_method: str = "model-count"
     #: False for an engine whose count a split does not speed up (a
-    #: determinant: each part would cost as much as the whole)
+    #: determinant: each part would cost as much as the whole; Ganak: the
+    #: parts together cost it several times the whole)
     splits_pay: bool = True
 
     def supports(self, problem: Problem) -> str | None:

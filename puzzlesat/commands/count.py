@@ -170,7 +170,7 @@ def run(args) -> int:
                       "unit clauses fix every variable)")
             elif not backend.splits_pay:
                 print(f"counted here, not on the cluster at {cluster.address}: nothing was split ({out.backend} "
-                      "counts the whole at once, as fast as any part)")
+                      "counts the whole at once: its parts together cost more than the whole)")
             else:
                 print(f"counted here, not on the cluster at {cluster.address}: nothing was split (problems with "
                       f"fewer than {jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a "
