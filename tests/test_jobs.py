@@ -582,7 +582,7 @@ def test_a_split_count_that_reaches_its_limit_with_every_part_finished_is_comple
 
 
 def test_a_model_counter_is_not_split():
-    # Ganak's parts of 3x20 took 2.6x the CPU of the whole count and 1.4x its
+    # Ganak's parts of 3x20 took 2.0-2.5x the CPU of the whole count and 1.0-1.3x its
     # wall-clock on two cores (benchmarks/counting-results.md): -j 2 counts
     # it whole, as -j 1 does, and the same up to symmetry and with a limit
     puzzle = load_puzzle("pentomino-3x20")

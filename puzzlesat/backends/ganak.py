@@ -33,8 +33,8 @@ class GanakBackend(Backend):
     name = "ganak"
     can_enumerate = False
     #: a split count's parts cost Ganak more than the whole (its component
-    #: cache is shared by nothing across parts): -j 2 took 2.6x the CPU and
-    #: 1.4x the wall-clock of -j 1 on pentomino-3x20, more than 3.4x and 1.7x
+    #: cache is shared by nothing across parts): -j 2 took 2.0-2.5x the CPU
+    #: and 1.0-1.3x the wall-clock of -j 1 on pentomino-3x20, more than 6x and 3x
     #: on 10x12 dominoes with a square, benchmarks/counting-results.md
     splits_pay = False
 
