@@ -122,7 +122,7 @@ class ExternalBackend(Backend):
                 if proc is not None:
                     kill_group(proc)
                 raise
-        printed, says_unknown, answer = _scan_output(out_path)
+        printed, says_unknown, answer, chatter = _scan_output(out_path)
         if self.result_file and os.path.exists(res):
             text = Path(res).read_text(errors="replace")
         else:
@@ -131,7 +131,9 @@ class ExternalBackend(Backend):
         # message named the missing file in a directory already gone)
         where = res if self.result_file and os.path.exists(res) else f"{self.base} output"
         if rc not in (0, 10, 20):
-            tail = _tail(err_path)
+            # its last words: on stderr, or among its comments on stdout
+            # (minisat+ given a CNF: 'c PARSE ERROR! ...', 's UNKNOWN', exit 5)
+            tail = _tail(err_path) or chatter
             if _gave_up(text, where):
                 # CryptoMiniSat past its --maxtime: 's INDETERMINATE', exit 15
                 return "UNKNOWN", {}, f"solver gave up: exit code {rc}" + (": " + " | ".join(tail) if tail else "")
@@ -148,7 +150,7 @@ class ExternalBackend(Backend):
             # exits 0, with no status line: it gave up (it was "solver failed")
             return "UNKNOWN", None, "solver gave up"
         if not text.strip() and self.result_file and not os.path.exists(res):
-            tail = _tail(err_path)
+            tail = _tail(err_path) or chatter
             raise SolverFailed(f"{self.base} exited with code {rc} and wrote no result file (nor an answer on its "
                                "output)" + (": " + " | ".join(tail) if tail else ""))
         if not text.strip() and not printed:
@@ -265,12 +267,16 @@ def _is_answer_line(line: str) -> bool:
 _UNKNOWN_COMMENT = re.compile(r"c\s+(UNKNOWN|INDETERMINATE)\s*")
 
 
-def _scan_output(path: str) -> tuple[bool, bool, str]:
-    """(printed anything, said 'c UNKNOWN', its s and v lines) of a solver's
-    stdout, read a line at a time: read whole (and split, a second copy), a
-    solver's 1 GB of comments took 2 GB."""
+def _scan_output(path: str, lines: int = 3) -> tuple[bool, bool, str, list[str]]:
+    """(printed anything, said 'c UNKNOWN', its s and v lines, its last few
+    other lines, each cut to 200 characters) of a solver's stdout, read a
+    line at a time: read whole (and split, a second copy), a solver's 1 GB
+    of comments took 2 GB."""
+    from collections import deque
+
     printed = unknown = False
     kept = []
+    chatter = deque(maxlen=lines)
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -278,8 +284,9 @@ def _scan_output(path: str) -> tuple[bool, bool, str]:
                 kept.append(line)
             elif line.strip():
                 unknown = unknown or bool(_UNKNOWN_COMMENT.fullmatch(line))
+                chatter.append(line.strip()[:200])
             printed = printed or bool(line.strip())
-    return printed, unknown, "\n".join(kept)
+    return printed, unknown, "\n".join(kept), list(chatter)
 
 
 class _Guard:

@@ -328,7 +328,8 @@ def test_a_solver_that_says_unknown_in_a_comment_and_exits_0_gave_up(tmp_path):
 
 def test_a_crash_by_a_signal_is_named(tmp_path):
     exe = _fake(tmp_path, "segv", "echo 'c started'\nkill -SEGV $$\n")
-    with pytest.raises(BackendError, match=r"^segv was killed by signal SIGSEGV \(exit code -11\)$"):
+    # (with nothing on stderr, its last lines on stdout are its last words)
+    with pytest.raises(BackendError, match=r"^segv was killed by signal SIGSEGV \(exit code -11\): c started$"):
         ExternalBackend(exe).search(_problem())
 
 
@@ -353,6 +354,22 @@ def test_a_solver_that_gives_up_with_its_own_exit_code_is_unknown_not_failed(tmp
     exe = _fake(tmp_path, "sat15", "echo 's SATISFIABLE'\necho 'v 2 0'\nexit 15\n")
     with pytest.raises(BackendError, match="^sat15 failed with exit code 15$"):
         ExternalBackend(exe).search(_problem())
+
+
+def test_a_solver_that_gives_up_says_why_in_its_comments(tmp_path):
+    # minisat+ given a CNF prints 'c PARSE ERROR! ...' and 's UNKNOWN' on
+    # stdout and exits 5: "solver gave up: exit code 5" hid the reason (QA)
+    exe = _fake(tmp_path, "pb", "echo 'c Parsing PB file...'\necho 'c PARSE ERROR! [line 1] Empty expression.'\n"
+                                "echo 's UNKNOWN'\nexit 5\n")
+    r = ExternalBackend(exe).search(_problem())
+    assert (r.complete, r.stopped_by) == (False, "solver gave up: exit code 5: c Parsing PB file... | "
+                                                 "c PARSE ERROR! [line 1] Empty expression.")
+    # stderr, where there is any, is the solver's word (its stdout's chatter is not added)
+    exe = _fake(tmp_path, "pb2", "echo 'c banner'\necho 'bad input' >&2\necho 's UNKNOWN'\nexit 5\n")
+    assert ExternalBackend(exe).search(_problem()).stopped_by == "solver gave up: exit code 5: bad input"
+    # a long line is cut
+    exe = _fake(tmp_path, "pb3", "printf 'c %0300d\\n' 0\necho 's UNKNOWN'\nexit 5\n")
+    assert ExternalBackend(exe).search(_problem()).stopped_by == "solver gave up: exit code 5: c " + "0" * 198
 
 
 def test_status_and_model_lines_may_have_a_tab_after_their_letter(tmp_path):
