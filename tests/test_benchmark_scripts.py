@@ -10,6 +10,7 @@ engine variant's code path once, and its answers are checked.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -179,13 +180,28 @@ def test_symmetric_first_reports_a_failed_run_in_its_cell():
     assert "| 20x20 | kasteleyn | 1 | error | error | — | — |" in r.stdout
 
 
-def test_nonogram_jobs_says_the_data_is_missing(tmp_path):
+def test_parallel_counts_says_the_data_is_missing(tmp_path):
     import os
 
-    r = subprocess.run([sys.executable, "benchmarks/nonogram_jobs.py"], cwd=REPO, capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "benchmarks/parallel_counts.py"], cwd=REPO, capture_output=True, text=True,
                        timeout=60, env={**os.environ, "PUZZLESAT_SHARED": str(tmp_path)})
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "no nonogram data" in r.stderr and str(tmp_path) in r.stderr
+
+
+def test_parallel_counts_takes_any_instance_and_an_engine(tmp_path):
+    # (it was nonogram_jobs.py: files only, always with --no-goal, which a
+    # tiling refuses, and the engine count picks)
+    r = subprocess.run([sys.executable, "benchmarks/parallel_counts.py", "-b", "exact", "-t", "30", "tetromino-L-4x4"],
+                       cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    row = r.stdout.splitlines()[-1]
+    assert re.fullmatch(r"\| tetromino-L-4x4 \| 10 in [\d.]+ s wall, [\d.]+ CPU-s, 1 parts \| 10 in [\d.]+ s wall, "
+                        r"[\d.]+ CPU-s, 1 parts \| [\d.]+x wall \|", row), row
+    r = subprocess.run([sys.executable, "benchmarks/parallel_counts.py", "nosuch-instance"], cwd=REPO,
+                       capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "parallel_counts.py: no such file or bundled instance: nosuch-instance\n"
 
 
 def test_the_argument_free_scripts_have_help():

@@ -1,6 +1,6 @@
 """Parallel counts: `count -j 1` against `count -j 2`, same run.
 
-    python benchmarks/nonogram_jobs.py [--time-limit 20] [-b ENGINE] [INSTANCE ...]
+    python benchmarks/parallel_counts.py [--time-limit 20] [-b ENGINE] [INSTANCE ...]
 
 With no instance: a generated 20x20 puzzle whose every row and column clue
 is ``1,1`` (far too many solutions to finish: the figure is the solutions
@@ -9,7 +9,7 @@ counted within the limit) and the survey's small puzzles and n-Dom 10-13
 instance is a file or a bundled instance's name (pentomino-3x20), of any
 family; ``-b`` names the engine (default: the one `count` picks), e.g.
 
-    python benchmarks/nonogram_jobs.py -b ganak -t 300 pentomino-3x20 dO-10x12.toml
+    python benchmarks/parallel_counts.py -b ganak -t 300 pentomino-3x20 dO-10x12.toml
 
 Each count is `puzzlesat count INSTANCE [-b ENGINE] --json -t T` in a fresh
 process (with --no-goal for a nonogram file); wall seconds and CPU seconds
@@ -112,7 +112,7 @@ def main(argv=None) -> int:
 
 
 def _bad_input(msg: str) -> int:
-    print(f"nonogram_jobs.py: {msg}", file=sys.stderr)
+    print(f"parallel_counts.py: {msg}", file=sys.stderr)
     return 2
 
 
