@@ -12,7 +12,8 @@ warning for one among the row or among the column clues).  Lines starting
 with ``#`` are comments.  Anything else in a clue line that is not a whole
 number (``1;1``, ``1x``), and a comma with no number on one side (``1,``,
 ``1,,1``), is an error: no spec lets a reader ignore it.  The first line is
-the width and height, apart by blanks, or by one comma or ``x`` (``5x10``).
+the width and height, apart by blanks, or by one comma or ``x`` (``5x10``,
+``5X10``).
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from __future__ import annotations
 import re
 
 from ...errors import InputError, plural, text_lines
-from .build import Draft, Ignored, blank_lines, echo, finish, load_noting, read_clue, read_size
+from .build import Draft, Ignored, blank_lines, check_grid_size, echo, finish, load_noting, read_clue, read_size
 from .nonfile import clue_tokens
 from .puzzle import Nonogram
 
-#: the first line: the width and the height, apart by blanks or by one comma or "x"
-_HEADER = re.compile(r"([^\s,x]+)(?:\s*[,x]\s*|\s+)([^\s,x]+)")
+#: the first line: the width and the height, apart by blanks or by one comma or "x" ("X")
+_HEADER = re.compile(r"([^\s,xX]+)(?:\s*[,xX]\s*|\s+)([^\s,xX]+)")
 
 
 def load(text: str, path: str) -> Nonogram:
@@ -47,6 +48,7 @@ def _load(text: str, path: str, ignored: Ignored) -> Nonogram:
     d.width = read_size(dims[0], "width", path, head_line)
     d.height = read_size(dims[1], "height", path, head_line)
     d.width_line = d.height_line = head_line
+    check_grid_size(d)  # (before the clue lines: 100000x100000 was "expected 100,000 row clues ...")
     while lines and lines[-1][1] == "":
         lines.pop()
     need = d.height + d.width

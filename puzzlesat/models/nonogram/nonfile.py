@@ -13,7 +13,9 @@ Rules followed (nonogram-db FORMAT.md, and Simpson's original page):
   and ``columns W`` set the height/width too.
 - A clue is numbers separated by commas; ``0`` or an empty line is an empty
   clue.  Blank lines may also just separate keys: blank lines at a section's
-  ends are dropped while it has more lines than clues, and blank lines
+  ends are dropped while it has more lines than clues (with a warning when
+  a blank line among its clues is then an empty clue: which is which is a
+  guess), and blank lines
   inside it are empty clues when that gives the right count, else ignored
   with a warning (Simpson's files use blank lines as separators,
   nonogram-db's as empties).
@@ -292,11 +294,20 @@ def _section(section, expected: int, key: str, path, header_line: int, colours: 
     before the count is checked: a bad clue is named at its own line.  A
     section too short names the key that ended it (``ended_by``: its line
     and text), if one did: a key among the clues hides the clues after it."""
+    trimmed = []  # the blank lines at the section's ends taken for separators
     while section and section[-1][1] == "" and len(section) > expected:
-        section.pop()
+        trimmed.append(section.pop()[0])
     while section and section[0][1] == "" and len(section) > expected:
-        section.pop(0)
+        trimmed.append(section.pop(0)[0])
     what = "row" if key == "rows" else "column"
+    empties = [n for n, s in section if s == ""]
+    if trimmed and empties and len(section) == expected:
+        # which blank is the separator and which the empty clue is a guess
+        # (the other guess may solve where this one has no solution, QA)
+        ignored.warnings.append(
+            f"{ignored.path}:{min(trimmed)}: blank line at the {'end' if min(trimmed) > empties[0] else 'start'} "
+            f"of the {what} clues taken as a separator, and line {empties[0]}'s as an empty {what} clue: "
+            "which blank line is which is a guess (write an empty clue as 0)")
     if len(section) != expected:
         nonblank = [(n, s) for n, s in section if s]
         if len(nonblank) == expected:

@@ -882,6 +882,37 @@ def test_a_blank_line_among_clues_that_is_ignored_is_said():
     assert (p.rows, p.ignored) == ([(1,), (), (1,)], ())
 
 
+def test_a_section_whose_blank_lines_can_be_read_two_ways_is_said():
+    # a blank line ending the row clues and one among them: the first is
+    # taken as a separator and the second as an empty row; the other reading
+    # (an empty first row) solves where this one has no solution, and
+    # nothing was said (QA)
+    p = nonfile.load("width 3\nheight 3\nrows\n\n1,1\n\n3\ncolumns\n2\n1\n2\n", "f.non")
+    assert p.rows == [(1, 1), (), (3,)]
+    assert p.ignored == ("f.non:4: blank line at the start of the row clues taken as a separator, and line 6's "
+                         "as an empty row clue: which blank line is which is a guess (write an empty clue as 0)",)
+    p = nonfile.load("width 3\nheight 3\nrows\n2\n1\n2\ncolumns\n1,1\n\n3\n\n", "f.non")
+    assert p.cols == [(1, 1), (), (3,)]
+    assert p.ignored == ("f.non:11: blank line at the end of the column clues taken as a separator, and line "
+                         "9's as an empty column clue: which blank line is which is a guess (write an empty "
+                         "clue as 0)",)
+    # blank lines that only part the sections, or only stand for empty clues, are no guess
+    assert nonfile.load("width 3\nheight 3\nrows\n\n1,1\n0\n3\n\ncolumns\n2\n1\n2\n", "f.non").ignored == ()
+    assert nonfile.load("width 3\nheight 3\nrows\n1,1\n\n3\ncolumns\n2\n1\n2\n", "f.non").ignored == ()
+
+
+def test_a_nin_header_is_read_before_its_clues():
+    # 100000 x 100000 was "expected 100,000 row clues then 100,000 column
+    # clues, found 1 row clue line and 0 column clue lines" (QA)
+    with pytest.raises(InputError) as e:
+        ninfile.load("100000 100000\n1\n", "big.nin")
+    assert str(e.value) == "big.nin:1: a 100000 x 100000 grid (10,000,000,000 cells) is too large (at most " \
+                           "1,000,000 cells)"
+    # "3X2" as "3x2"
+    p = ninfile.load("3X2\n1\n1\n1\n1\n0\n", "f.nin")
+    assert (p.width, p.height, p.rows, p.cols) == (3, 2, [(1,), (1,)], [(1,), (1,), ()])
+
+
 @pytest.mark.parametrize("reader,text,path,warning,title", [
     # a title the file gives blank was replaced by the file's name (or the
     # catalogue number), or printed as a blank line, without a word (QA)
