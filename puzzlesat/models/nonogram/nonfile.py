@@ -231,6 +231,9 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
                 if after.strip():  # (a '# comment' too: the format has no comments)
                     raise InputError(f"goal: text {echo(after.strip())!r} after the goal's closing quote", path, n)
                 parts[-1] = (n, t)
+            elif '"' in parts[0][1]:  # (the quote was counted as a cell: "goal has 7 cells, expected 6", QA)
+                raise InputError(f"goal: a quote with no opening quote before the goal: {echo(parts[0][1])!r}",
+                                 path, lineno)
             goal = [(n, ch) for n, t in parts for ch in re.sub(r"\s+", "", t)]
             d.goal, d.goal_line = "".join(ch for _, ch in goal), lineno
         elif key == "color":

@@ -148,6 +148,9 @@ BAD_NON = [
      "b.non:4: row 1 clue 123456789 needs 123456789 cells but the row has 2"),
     ("width 2\nheight 1\nrows\n1234567890\ncolumns\n1\n1\n",
      "b.non:4: row 1 clue '1234567890': 1234567890 is too large (more than 9 digits)"),
+    # a goal's stray closing quote was a cell: "goal has 7 cells, expected 6" (QA)
+    ("width 3\nheight 2\nrows\n1,1\n3\ncolumns\n2\n1\n2\ngoal 101111\"\n",
+     "b.non:10: goal: a quote with no opening quote before the goal: '101111\"'"),
     # the size is refused as soon as it is known, not as "0 row clues for height 100000"
     ("width 100000\nheight 100000\nrows\n",
      "b.non:2: a 100000 x 100000 grid (10,000,000,000 cells) is too large (at most 1,000,000 cells)"),
