@@ -1060,11 +1060,35 @@ class _ForkPool:
         except multiprocessing.TimeoutError:
             raise TimeoutError from None
 
+    #: seconds stop() gives Pool.terminate before it looks for a lock a dead worker held
+    STOP_GRACE = 2.0
+
     def stop(self) -> None:
         global _WORK, _PARTIAL, _KEPT
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
+        pool = self.pool
+        if pool is not None:
+            # Pool.terminate SIGTERMs the workers, then joins its task handler,
+            # whose last act puts a sentinel on the result queue: a worker
+            # killed in the middle of putting a part's result still holds that
+            # queue's write lock (a semaphore shared with the workers), and the
+            # join waited for ever (CPython gh-96995; one Ctrl-C in 120, QA)
+            ender = threading.Thread(target=pool.terminate, daemon=True, name="pool-terminate")
+            ender.start()
+            ender.join(self.STOP_GRACE)
+            if ender.is_alive():
+                workers = list(pool._pool)
+                for w in workers:
+                    if w.exitcode is None:
+                        w.kill()
+                for w in workers:
+                    w.join(1.0)
+                lock = pool._outqueue._wlock
+                if all(w.exitcode is not None for w in workers) and lock._semlock._get_value() == 0:
+                    lock.release()  # no live worker holds it: a dead one did
+                ender.join(self.STOP_GRACE)
+            if not ender.is_alive():
+                pool.join()
+            # (else its threads, daemons, are given up: its workers are dead)
         if self.queue is not None:
             self.queue.close()
         _WORK = _PARTIAL = _KEPT = self.queue = None
@@ -1187,9 +1211,11 @@ def _pool_worker_start(parent: int | None = None) -> None:
     traceback header on stderr)."""
     import signal
 
+    # first: a second Ctrl-C landing while die_with_parent ran raised a
+    # KeyboardInterrupt traceback in a freshly forked worker (QA)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     backend_base.die_with_parent(parent)  # (a parent killed by SIGKILL cannot terminate the pool)
     backend_base.STOPPED_BY_PARENT = True
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     backend_base.default_termination()
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 
 import pytest
@@ -737,6 +738,34 @@ class _OneThenStuck(Backend):
             return
         time.sleep(120)
         raise AssertionError("not stopped")
+
+
+class _Asleep(Backend):
+    """Never ends a part (the parent stops the pool)."""
+
+    name = "asleep"
+
+    def search(self, problem, **kw):
+        time.sleep(120)
+        raise AssertionError("not stopped")
+
+
+def test_stopping_the_pool_frees_a_result_lock_a_dead_worker_held(monkeypatch):
+    # a worker killed (Pool.terminate's SIGTERM) in the middle of putting a
+    # part's result holds the result queue's write lock for ever, and
+    # Pool.terminate then waited on it for ever (CPython gh-96995): one
+    # Ctrl-C in 120 hung a parallel count (QA). Here the test holds it.
+    monkeypatch.setattr(jobs._ForkPool, "STOP_GRACE", 0.5)
+    puzzle = load_puzzle("pentomino-3x20")
+    executor = jobs._ForkPool(2)
+    executor.start(None, (puzzle, _Asleep(), puzzle.compile(), False, None), [(i, (), None) for i in range(4)])
+    workers = list(executor.pool._pool)
+    assert executor.pool._outqueue._wlock.acquire(timeout=10)
+    stopping = threading.Thread(target=executor.stop, daemon=True)
+    stopping.start()
+    stopping.join(30)
+    assert not stopping.is_alive()
+    assert all(w.exitcode is not None for w in workers)
 
 
 def test_a_split_uniqueness_check_stops_on_two_solutions_from_unfinished_parts():
