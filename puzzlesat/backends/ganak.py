@@ -9,9 +9,11 @@ engine cannot solve or enumerate.
 ``Counter.count()`` is one blocking C++ call that also prints to the
 process's stdout, so it runs in a child process (forked, or a new Python in a
 daemonic Dask worker); the parent enforces the time limit, Ctrl-C and a
-split count's stop flag by killing it (a count stopped that way is unknown:
-0, incomplete).  Wherever it runs (inline in a local pool worker of a split
-count, say), its prints go to /dev/null, never into the command's output.
+sub-problem's stop flag by killing it (a count stopped that way is unknown:
+0, incomplete).  Wherever it runs (inline in a local pool worker, say), its
+prints go to /dev/null, never into the command's output.  ``count`` does
+not split a Ganak count (``splits_pay``): the sub-problem paths serve a
+part handed to it directly.
 """
 
 from __future__ import annotations
