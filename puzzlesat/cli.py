@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _fail(args, "puzzlesat: interrupted", "interrupted", EXIT_INCOMPLETE)
     except BuildTimeLimit as e:
-        return _fail(args, f"puzzlesat: stopped: {e}", "time-limit", EXIT_INCOMPLETE)
+        return _fail(args, f"puzzlesat: stopped: {e}", "time-limit", EXIT_INCOMPLETE, getattr(e, "json_extra", None))
     except BrokenPipeError:  # (binary output, sys.stdout.buffer: its answer is unknown here)
         return EXIT_OK
     except MemoryError:
@@ -338,13 +338,16 @@ class _ClosedPipeSafe:
         return getattr(self._stream, name)
 
 
-def _fail(args, message: str, kind: str, code: int) -> int:
+def _fail(args, message: str, kind: str, code: int, extra: dict | None = None) -> int:
     """The message on stderr; with --json, also the one JSON object promised
-    on stdout (what went wrong, and the exit code)."""
+    on stdout (what went wrong, and the exit code; ``extra``: what the
+    command had to say before it stopped, such as ``check --steps``'s
+    rounds)."""
     print(message, file=sys.stderr)
     if getattr(args, "json", False) and not _json_written:  # a command may have said more itself
         try:
-            emit_json({"error": message.removeprefix("puzzlesat: "), "kind": kind, "exit_code": code})
+            emit_json({"error": message.removeprefix("puzzlesat: "), "kind": kind, "exit_code": code,
+                       **(extra or {})})
         except (BrokenPipeError, _OutputFailed):  # (the output is what failed)
             pass
     return code

@@ -13,10 +13,12 @@ contradiction included.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..cli import say as note
+from ..errors import BuildTimeLimit
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_progress_option,
                      backend_for, load, no_engine_note, wants_progress)
 from .count import _stopped
@@ -42,14 +44,22 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from ..models.nonogram import render
-
     # reading, line solving and compiling count against -t, as for solve and
     # count; when line logic fixes every cell there is nothing to search, and
     # nothing is compiled (17 of the 19 s of a 200,001-cell row).  The
     # preprocessing compiles with the same fixpoint, not a second one.
-    puzzle, problem, lines = load(args, family="nonogram", then=lambda p: p.line_solved(record=args.steps),
-                                  compile_unless=_solved_by_lines)
+    seen = []  # the puzzle, once read: a time limit that stops what follows still shows its rounds
+
+    def line_solve(p):
+        seen.append(p)
+        return p.line_solved(record=args.steps)
+
+    try:
+        puzzle, problem, lines = load(args, family="nonogram", then=line_solve, compile_unless=_solved_by_lines)
+    except BuildTimeLimit as e:
+        if args.steps and seen:
+            _steps_before_stop(seen[0], e, args)
+        raise
     searched = problem is not None
     if searched:
         # (its search is a count to two: one engine, not solve's race)
@@ -110,8 +120,7 @@ def run(args) -> int:
         "unique_by_line_logic": by_lines,
     }
     if args.steps:
-        report["steps"] = [{"lines": r.lines, "fixed": r.fixed, "grid": render.plain(r.grid).splitlines(),
-                            "contradiction": r.contradiction} for r in lines.rounds]
+        report["steps"] = _steps_json(lines)
     if args.json:
         emit_json(report)
     else:
@@ -129,24 +138,56 @@ def _solved_by_lines(lines) -> bool:
     return lines.solved and not lines.contradiction
 
 
+def _steps_json(lines) -> list[dict]:
+    from ..models.nonogram import render
+
+    return [{"lines": r.lines, "fixed": r.fixed, "grid": render.plain(r.grid).splitlines(),
+             "contradiction": r.contradiction} for r in lines.rounds]
+
+
+def _print_steps(lines) -> None:
+    from ..models.nonogram import render
+    from ..errors import number, plural
+
+    total = 0
+    for k, r in enumerate(lines.rounds, 1):
+        total += r.fixed
+        print(f"round {k} ({r.lines}): {plural(r.fixed, 'cell')} fixed, {number(total)} of {number(lines.cells)} known")
+        print(render.plain(r.grid))
+        if r.contradiction:
+            print(f"contradiction: no placement of {r.contradiction}'s clue fits its known cells, "
+                  "so there is no solution")
+        print()
+
+
+def _steps_before_stop(puzzle, stop: BuildTimeLimit, args) -> None:
+    """``--steps`` when the time limit ran out before any search: the
+    line-solving rounds finished by then (all of them, when it was
+    compiling that ran out), printed before the message, or in JSON the
+    error object's ``steps`` and ``line_solving_finished``."""
+    lines, finished = puzzle.lines_so_far()
+    if lines is None:
+        return
+    if args.json:
+        stop.json_extra = {"steps": _steps_json(lines), "line_solving_finished": finished}
+        return
+    _print_steps(lines)
+    if not finished:
+        from ..errors import plural
+
+        print(f"(line solving was stopped by the time limit after {plural(len(lines.rounds), 'round')})")
+    sys.stdout.flush()
+
+
 def _yes(v) -> str:
     return "unknown" if v is None else ("yes" if v else "no")
 
 
 def _print(puzzle, rep, lines, out, args) -> None:
-    from ..models.nonogram import render
     from ..errors import number, plural
 
     if args.steps:
-        total = 0
-        for k, r in enumerate(lines.rounds, 1):
-            total += r.fixed
-            print(f"round {k} ({r.lines}): {plural(r.fixed, 'cell')} fixed, {number(total)} of {number(rep['cells'])} known")
-            print(render.plain(r.grid))
-            if r.contradiction:
-                print(f"contradiction: no placement of {r.contradiction}'s clue fits its known cells, "
-                      "so there is no solution")
-            print()
+        _print_steps(lines)
     print(f"{puzzle.title} ({puzzle.width} x {puzzle.height}, {plural(rep['cells'], 'cell')})")
     if out.choice:
         print(f"({out.backend} chosen: {out.choice})")

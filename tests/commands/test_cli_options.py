@@ -1107,3 +1107,57 @@ def test_check_says_in_words_what_stopped_its_search(starved, shared_dir):
     code, out = starved("check", "5-dom")
     assert code == 3 and re.search(r"\nsolvable:      unknown: cadical195 stopped by the time limit after "
                                    r"\d+\.\d{3} s\n", out), out
+
+
+def _stop_in(monkeypatch, owner, name, after: int = 0):
+    """``owner.name`` sleeps past any short time limit from its call number
+    ``after`` + 1 on (the calls: the list returned; clear it to start again)."""
+    import time
+
+    real, calls = getattr(owner, name), []
+
+    def slow(*a, **k):
+        calls.append(1)
+        if len(calls) > after:
+            time.sleep(5)
+        return real(*a, **k)
+
+    monkeypatch.setattr(owner, name, slow)
+    return calls
+
+
+def test_check_steps_stopped_while_compiling_still_shows_the_line_solving_rounds(monkeypatch, capsys):
+    # QA: the rounds, all finished, were lost with the stop message
+    from puzzlesat import cli
+    from puzzlesat.models.nonogram.puzzle import Nonogram
+
+    assert cli.main(["check", "5-dom", "--steps"]) == 0
+    whole = capsys.readouterr().out
+    rounds = whole[:whole.index("5-Dom (")]  # every round, then the report
+    _stop_in(monkeypatch, Nonogram, "compile")
+    assert cli.main(["check", "5-dom", "--steps", "-t", "0.5"]) == 3
+    r = capsys.readouterr()
+    assert (r.out, r.err) == (rounds, "puzzlesat: stopped: the time limit (0.5 s) ran out while reading, "
+                                      "compiling and line solving 5-dom, before any search\n")
+    assert cli.main(["check", "5-dom", "--steps", "-t", "0.5", "--json"]) == 3
+    got = json.loads(capsys.readouterr().out)
+    assert (got["kind"], got["line_solving_finished"]) == ("time-limit", True)
+    assert [s["grid"] for s in got["steps"]] == [
+        block.splitlines()[1:] for block in rounds.strip("\n").split("\n\n")]
+
+
+def test_check_steps_stopped_while_line_solving_shows_the_rounds_finished(monkeypatch, capsys):
+    from puzzlesat import cli
+    from puzzlesat.models.nonogram import linesolve
+
+    assert cli.main(["check", "5-dom", "--steps"]) == 0
+    first = capsys.readouterr().out.split("\n\n")[0]  # round 1: the 11 rows
+    calls = _stop_in(monkeypatch, linesolve, "solve_line", after=11)  # in round 2: its first column
+    assert cli.main(["check", "5-dom", "--steps", "-t", "0.5"]) == 3
+    r = capsys.readouterr()
+    assert r.out == first + "\n\n(line solving was stopped by the time limit after 1 round)\n"
+    calls.clear()
+    assert cli.main(["check", "5-dom", "--steps", "-t", "0.5", "--json"]) == 3
+    got = json.loads(capsys.readouterr().out)
+    assert (len(got["steps"]), got["line_solving_finished"]) == (1, False)
+    assert got["steps"][0]["grid"] == first.splitlines()[1:]

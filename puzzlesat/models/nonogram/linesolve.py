@@ -247,12 +247,15 @@ class LineSolveResult:
 
 
 def line_solve(puzzle, record: bool = False,
-               start: Sequence[Sequence[int | None]] | None = None) -> LineSolveResult:
+               start: Sequence[Sequence[int | None]] | None = None,
+               sink: list | None = None) -> LineSolveResult:
     """Apply the line rule to rows, then columns, then rows... to a fixpoint.
 
     Each sweep looks only at lines crossing a cell fixed since that line was
     last solved (all lines at first).  With ``record`` every sweep keeps a
-    copy of the grid, for ``check --steps``.
+    copy of the grid, for ``check --steps``.  ``sink``: the result is
+    appended to it before the first sweep, so that a caller whose time limit
+    stops this part-way still has the rounds finished.
     """
     h, w = puzzle.height, puzzle.width
     grid: list[list[int | None]] = ([list(r) for r in start] if start is not None
@@ -261,6 +264,8 @@ def line_solve(puzzle, record: bool = False,
     col_shapes = [RunLengthShape(c) for c in puzzle.cols]
     dirty_rows, dirty_cols = set(range(h)), set(range(w))
     result = LineSolveResult(grid, False)
+    if sink is not None:
+        sink.append(result)
     doing_rows = True
     while dirty_rows or dirty_cols:
         fixed = 0

@@ -81,14 +81,25 @@ class Nonogram(Puzzle):
     renders_color = False
     #: the line solver's fixpoint once worked out (:meth:`line_solved`)
     _lines: LineSolveResult | None = field(default=None, init=False, repr=False, compare=False)
+    #: the line solving under way or last begun (:meth:`lines_so_far`)
+    _begun: list = field(default_factory=list, init=False, repr=False, compare=False)
 
     def line_solved(self, record: bool = False) -> LineSolveResult:
         """The fixpoint of the line rule (:func:`.linesolve.line_solve`),
         worked out once: ``check`` reports it and then compiles with it
         (``record``: with the rounds, for ``check --steps``)."""
         if self._lines is None or (record and any(r.grid is None for r in self._lines.rounds)):
-            self._lines = linesolve.line_solve(self, record=record)
+            self._begun.clear()
+            self._lines = linesolve.line_solve(self, record=record, sink=self._begun)
         return self._lines
+
+    def lines_so_far(self) -> tuple[LineSolveResult | None, bool]:
+        """(the line solving's result, whether it reached its end): the
+        rounds finished when a time limit stopped it part-way (``check
+        --steps`` shows them), or (None, False) if it never began."""
+        if self._lines is not None:
+            return self._lines, True
+        return (self._begun[-1], False) if self._begun else (None, False)
 
     # ------------------------------------------------------------ compiling
     def compile(self, preprocess: bool | None = None, line_encoding: str | None = None) -> Problem:
