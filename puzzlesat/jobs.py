@@ -1410,6 +1410,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     implied = puzzle.implied(problem)
     if implied:
         problem = problem.with_constraints(implied, symmetries=problem.symmetries)
+    if unique and not backend.can_enumerate:
+        _burnside_supported(backend, problem)
     lister = None
     whole = None
     if keep and not backend.can_enumerate:
@@ -1447,6 +1449,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                         # Burnside sum) and list raw solutions: they may pass the
                         # limit, and the user's limit holds
                         if n > limit:
+                            if complete:  # every class counted before the limit applied: said, not dropped
+                                whole = n
                             n, complete = limit, False
                             ctr.stopped_by = ctr.stopped_by or "limit"
                         del ctr.solutions[limit:]
@@ -1797,15 +1801,37 @@ def _views(ctr: _Counter, problem: Problem, group: list[dict[int, int]], cell: t
     return _burnside(ctr, problem, group, limit)
 
 
+def _burnside_supported(backend: Backend, problem: Problem) -> None:
+    """A counter (no listing: Burnside's lemma is its one way up to
+    symmetry) that takes the board may still not take the problem of the
+    solutions one symmetry fixes (the determinant: a quotient graph that is
+    not planar).  Said so, before any count, not as if the board itself
+    were what it cannot take (QA: "its graph ... is not planar" for a 2x2x3
+    box whose raw count it had just made)."""
+    n = len(problem.symmetries)
+    for g in problem.symmetries:
+        if not g:
+            continue
+        why = backend.supports(problem.with_constraints(equalities(g)))
+        if why:
+            raise BackendError(f"backend {backend.name!r} cannot count this puzzle up to symmetry: Burnside's lemma "
+                               f"needs the solutions each of its {n} symmetries fixes, and for one of them "
+                               f"{backend.name} cannot take that problem: {why} (without --unique it counts all "
+                               "the solutions; or choose an engine that lists them, e.g. -b exact)")
+
+
 def _burnside(ctr: _Counter, problem: Problem, group, limit) -> tuple[int, bool]:
     """(1/|G|) sum_g fix(g); the identity term is the raw count.  A run that
     stops leaves a lower bound: every term is >= 0 and a partial one is a
     lower bound of itself (a finished identity count alone holds its raw
     solutions in at least ceil(n/|G|) classes)."""
     fixed_sum = 0
+    # (a counter counts each term whole whatever the budget: every term then
+    # gives the whole count of classes, said beside the limit's)
+    budget = None if limit is None or not ctr.backend.can_enumerate else limit * len(group)
     for g in group:
         if not g:  # identity
-            r = ctr.run(problem, keep=True, budget=None if limit is None else limit * len(group))
+            r = ctr.run(problem, keep=True, budget=budget)
         else:
             r = ctr.run(problem.with_constraints(equalities(g)), keep=False, budget=None)
         fixed_sum += r.count

@@ -190,3 +190,11 @@ def test_a_count_capped_by_the_limit_still_says_the_whole_count_ganak_found(gana
     assert (j["count"], j["complete"], j["count_without_limit"]) == (2, False, None)
     j = cli("count", "dominoes-2x4", "-b", "ganak", "--json").json()
     assert (j["count"], j["complete"], j["count_without_limit"]) == (5, True, None)
+
+
+def test_a_count_up_to_symmetry_capped_by_the_limit_says_the_whole_count(ganak, cli):
+    # (QA: said for raw counts only) tetromino-L-4x4: 10 tilings, 3 up to symmetry
+    j = cli("count", "tetromino-L-4x4", "-b", "ganak", "--unique", "--limit", "2", "--json").json()
+    assert (j["count"], j["complete"], j["count_without_limit"], j["verdict"]) == (2, False, 3, "multiple")
+    j = cli("count", "tetromino-L-4x4", "-b", "ganak", "--unique", "--json").json()
+    assert (j["count"], j["complete"], j["count_without_limit"]) == (3, True, None)

@@ -898,3 +898,38 @@ def test_asking_about_a_problem_it_does_not_count_imports_no_networkx():
             "kb.supports(load_puzzle('dominoes-2x4').compile())\nprint('networkx' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["False", "True"], out.stderr
+
+
+def test_a_quotient_it_cannot_take_is_said_as_such_not_as_the_board(kb, cli, tmp_path):
+    # QA: a 2x2x3 box of 5 dominoes and 2 monominoes is counted raw (288),
+    # but one of its 16 symmetries' quotient is not planar, and --unique
+    # said "its graph ... is not planar" as if the board's own were not
+    f = tmp_path / "box.toml"
+    f.write_text('lattice = "cubic"\n[board]\nsize = [2, 2, 3]\n'
+                 '[[pieces]]\nname = "D"\ncells = [[1, 1, 1], [2, 1, 1]]\ncount = 5\n'
+                 '[[pieces]]\nname = "M"\ncells = [[1, 1, 1]]\ncount = 2\n')
+    assert cli("count", f, "-b", "kasteleyn", "--json").json()["count"] == 288
+    assert cli("count", f, "-b", "exact", "--unique", "--json").json()["count"] == 27
+    r = cli("count", f, "-b", "kasteleyn", "--unique")
+    assert (r.code, r.out) == (2, "")
+    assert r.err == ("puzzlesat: backend 'kasteleyn' cannot count this puzzle up to symmetry: Burnside's lemma "
+                     "needs the solutions each of its 16 symmetries fixes, and for one of them kasteleyn cannot "
+                     "take that problem: its graph (cells joined by the placements that cover both) is not planar "
+                     "(without --unique it counts all the solutions; or choose an engine that lists them, "
+                     "e.g. -b exact)\n")
+    # the engine count picks by itself is one that takes every term
+    j = cli("count", f, "--unique", "--json").json()
+    assert (j["count"], j["complete"]) == (27, True)
+    assert j["backend"] != "kasteleyn"
+
+
+def test_a_count_up_to_symmetry_capped_by_the_limit_says_the_whole_count(kb, cli):
+    # QA: the raw count said "kasteleyn counted N in all" past --limit, the
+    # count up to symmetry dropped it (its identity term stopped at the
+    # limit's budget, a bound an enumerating engine needs and a counter not)
+    r = cli("count", "dominoes-8x8", "-b", "kasteleyn", "--unique", "--limit", "5")
+    assert r.code == 3, r.err
+    assert r.out.splitlines()[0] == ("at least 5 solutions up to symmetry, incomplete (stopped at --limit): "
+                                     "not unique; kasteleyn counted 1,629,189 in all")
+    j = cli("count", "dominoes-8x8", "-b", "kasteleyn", "--unique", "--limit", "5", "--json").json()
+    assert (j["count"], j["complete"], j["count_without_limit"], j["verdict"]) == (5, False, 1629189, "multiple")
