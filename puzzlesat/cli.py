@@ -43,6 +43,35 @@ class _Parser(argparse.ArgumentParser):
 
 #: the arguments being parsed (for _Parser.error)
 _argv: list[str] = []
+#: options given more than once with different values, in the order met:
+#: (dest, [(option string, value), ...]) (said once the command line is read)
+_repeated: dict[str, list[tuple[str, object]]] = {}
+
+
+def _given(action, namespace, option_string, values) -> None:
+    """Keeps what each option was given (for _say_repeated)."""
+    if option_string is None:  # (a positional)
+        return
+    seen = _repeated.setdefault(action.dest, [])
+    seen.append((option_string, values))
+
+
+class _Store(argparse._StoreAction):
+    """argparse's ``store``, which keeps silently the last of an option
+    given twice: ``-b exact -b cadical195`` ran cadical195 alone (QA)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        _given(self, namespace, option_string, values)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class Switch(argparse.BooleanOptionalAction):
+    """``--x`` / ``--no-x``; both given contradict each other (a usage
+    error: the last used to win, QA)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        _given(self, namespace, option_string, not option_string.startswith("--no-"))
+        super().__call__(parser, namespace, values, option_string)
 
 
 def _version() -> str:
@@ -61,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     for modname in COMMANDS:
         mod = importlib.import_module(f".commands.{modname}", __package__)
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
+        p.register("action", None, _Store)
+        p.register("action", "store", _Store)
         p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
@@ -125,16 +156,69 @@ def entry() -> None:
     sys.exit(code)
 
 
+def _subparser(parser, name: str):
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices[name]
+
+
+def _unrecognized(parser, command: str, extra: list[str]) -> str:
+    """argparse's message, from the command's parser (the top one printed
+    the usage of ``puzzlesat COMMAND`` alone), and which commands take an
+    option it names when others do (``solve --no-goal``: count and check)."""
+    message = f"unrecognized arguments: {' '.join(extra)}"
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for arg in extra:
+        if not arg.startswith("-"):
+            continue
+        option = arg.split("=", 1)[0]
+        takers = [name for name, p in sub.choices.items() if name != command and option in p._option_string_actions]
+        if takers:
+            listed = ", ".join(takers[:-1]) + (" and " if len(takers) > 1 else "") + takers[-1]
+            message += f" ({option} is an option of {listed}, not of {command})"
+    return message
+
+
+def _say_repeated(command, args) -> None:
+    """An option given twice: a switch both ways is a usage error; any other
+    whose values differ keeps the last, said in a warning (a value repeated
+    alike changes nothing)."""
+    for dest, seen in _repeated.items():
+        values = [v for _, v in seen]
+        if len(seen) < 2 or all(v == values[0] for v in values):
+            continue
+        action = next(a for a in command._actions if a.dest == dest)
+        if isinstance(action, Switch):
+            first = next(o for o, v in seen if v != values[-1])
+            command.error(f"{first} and {seen[-1][0]} contradict each other")
+        options = " / ".join(dict.fromkeys(o for o, _ in seen))
+        said = ", then ".join(_shown(v) for v in values)
+        say(f"puzzlesat: warning: {options} is given {'twice' if len(seen) == 2 else f'{len(seen)} times'} ({said}): the last, "
+            f"{_shown(values[-1])}, is used")
+
+
+def _shown(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(_shown, value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def main(argv: list[str] | None = None) -> int:
     global _json_written, _argv
     _json_written = False
     _said.clear()
     _argv = list(sys.argv[1:] if argv is None else argv)
+    _repeated.clear()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
     if not getattr(args, "_run", None):
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
         parser.print_help()
         return EXIT_BAD_INPUT
+    command = _subparser(parser, args.command)
+    if extra:
+        command.error(_unrecognized(parser, args.command, extra))
+    _say_repeated(command, args)
     _plug_closed_streams()
     real_stdout = sys.stdout
     sys.stdout = _ClosedPipeSafe(real_stdout)

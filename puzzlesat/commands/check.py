@@ -12,11 +12,11 @@ contradiction included.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
+from ..cli import Switch
 from ..cli import say as note
 from ..errors import BuildTimeLimit
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_progress_option,
@@ -36,7 +36,7 @@ def add_arguments(p) -> None:
     add_backend_options(p, "check")
     add_color_option(p)
     p.add_argument("--steps", action="store_true", help="print each line-solving round as a partial grid")
-    p.add_argument("--preprocess", action=argparse.BooleanOptionalAction, default=None,
+    p.add_argument("--preprocess", action=Switch, default=None,
                    help="give the back end the cells line logic fixes as unit clauses, and only the block "
                         "starts that agree with them (the default; --no-preprocess: the clues as stated)")
     add_goal_option(p)

@@ -11,6 +11,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..cli import Switch
 from ..cli import say as note  # a warning or note on stderr, repeated in --json's warnings
 from ..errors import BuildTimeLimit, InputError, UsageError, printable
 from ..encoders import deadline
@@ -95,14 +96,14 @@ def positive_int(s: str) -> int:
 
 
 def add_preprocess_option(p) -> None:
-    p.add_argument("--preprocess", action=argparse.BooleanOptionalAction, default=None,
+    p.add_argument("--preprocess", action=Switch, default=None,
                    help="let the family simplify the model first, as nonograms do unless --no-preprocess is "
                         "given (the cells line logic fixes become units, and each block's possible starts "
                         "shrink to agree with them); other families have no such step")
 
 
 def add_progress_option(p) -> None:
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+    p.add_argument("--progress", action=Switch, default=None,
                    help="show progress on stderr (default: when stderr is a terminal)")
 
 

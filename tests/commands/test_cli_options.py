@@ -1161,3 +1161,55 @@ def test_check_steps_stopped_while_line_solving_shows_the_rounds_finished(monkey
     got = json.loads(capsys.readouterr().out)
     assert (len(got["steps"]), got["line_solving_finished"]) == (1, False)
     assert got["steps"][0]["grid"] == first.splitlines()[1:]
+
+
+@pytest.mark.parametrize("args,warning", [
+    (("solve", "dominoes-2x4", "-b", "exact", "-b", "cadical195"),
+     "-b is given twice (exact, then cadical195): the last, cadical195, is used"),
+    (("count", "dominoes-2x4", "--limit", "2", "--backend", "exact", "--limit", "3"),
+     "--limit is given twice (2, then 3): the last, 3, is used"),
+    (("count", "dominoes-2x4", "-t", "5", "--time-limit", "10", "-t", "20"),
+     "-t / --time-limit is given 3 times (5, then 10, then 20): the last, 20, is used"),
+])
+def test_an_option_given_twice_says_which_value_is_used(cli, args, warning):
+    # QA: the last silently won (-b exact -b cadical195 ran cadical195 alone)
+    r = cli(*args)
+    assert r.code in (0, 3), r.err
+    assert r.err == f"puzzlesat: warning: {warning}\n"
+    j = cli(*args, "--json").json()
+    assert j["warnings"] == [f"warning: {warning}"]
+    assert j["backend"] == ("cadical195" if "cadical195" in args else "exact")
+
+
+def test_an_option_repeated_alike_changes_nothing_and_says_nothing(cli):
+    r = cli("count", "dominoes-2x4", "-b", "exact", "-b", "exact", "--no-preprocess", "--no-preprocess")
+    assert (r.code, r.err) == (0, "puzzlesat: note: --no-preprocess has no effect: tiling puzzles have no "
+                                  "preprocessing step\n")
+    assert r.out.startswith("5 solutions\n")
+
+
+@pytest.mark.parametrize("first,second", [("--preprocess", "--no-preprocess"), ("--no-progress", "--progress")])
+def test_a_switch_given_both_ways_is_a_usage_error(cli, first, second):
+    # QA: the last one silently won
+    r = cli("solve", "letter-p", first, second)
+    assert (r.code, r.out) == (2, "")
+    assert r.err.startswith("usage: puzzlesat solve ")
+    assert r.err.endswith(f"\npuzzlesat solve: error: {first} and {second} contradict each other\n")
+    j = cli("solve", "letter-p", first, second, "--json").json()
+    assert j == {"error": f"puzzlesat solve: {first} and {second} contradict each other", "kind": "usage",
+                 "exit_code": 2}
+
+
+@pytest.mark.parametrize("args,message", [
+    (("solve", "dominoes-2x4", "--no-goal"),
+     "unrecognized arguments: --no-goal (--no-goal is an option of count and check, not of solve)"),
+    (("solve", "dominoes-2x4", "--show=3"), "unrecognized arguments: --show=3 (--show is an option of count, "
+                                            "not of solve)"),
+    (("solve", "dominoes-2x4", "--bogus"), "unrecognized arguments: --bogus"),
+])
+def test_an_option_of_another_command_says_whose_it_is(cli, args, message):
+    # QA: the top level's usage, "puzzlesat COMMAND ...", and no word of where the option belongs
+    r = cli(*args)
+    assert (r.code, r.out) == (2, "")
+    assert r.err.startswith("usage: puzzlesat solve ")
+    assert r.err.endswith(f"\npuzzlesat solve: error: {message}\n")
