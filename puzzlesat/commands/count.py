@@ -75,6 +75,10 @@ def run(args) -> int:
         why = ("a count up to symmetry (--unique)" if args.unique
                else f"{backend.name}, which counts without listing solutions,")
         note(f"puzzlesat: note: --no-goal has no effect: {why} never starts from the goal")
+    if args.jobs is not None and args.jobs > 1 and not backend.splits_pay and not args.cluster:
+        # (said as the cluster's line says it; -j 1 asks for what happens anyway)
+        note(f"puzzlesat: note: --jobs {args.jobs} has no effect: {backend.name} counts the whole at once "
+             "(its parts together cost more than the whole)")
     progress = wants_progress(args)
     n_shown = max(args.show, 2 if args.limit and args.limit <= 2 else 0)
     if args.color == "always" and not n_shown and not args.json and getattr(puzzle, "renders_color", True):

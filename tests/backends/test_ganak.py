@@ -198,3 +198,13 @@ def test_a_count_up_to_symmetry_capped_by_the_limit_says_the_whole_count(ganak, 
     assert (j["count"], j["complete"], j["count_without_limit"], j["verdict"]) == (2, False, 3, "multiple")
     j = cli("count", "tetromino-L-4x4", "-b", "ganak", "--unique", "--json").json()
     assert (j["count"], j["complete"], j["count_without_limit"]) == (3, True, None)
+
+
+def test_jobs_for_a_count_that_is_never_split_is_said_to_have_no_effect(ganak, cli):
+    # QA: -j 4 -b ganak ran in one process, and the JSON said "jobs": 4
+    r = cli("count", "dominoes-2x4", "-b", "ganak", "-j", "4")
+    assert (r.code, r.out.splitlines()[0]) == (0, "5 solutions")
+    assert r.err == ("puzzlesat: note: --jobs 4 has no effect: ganak counts the whole at once (its parts "
+                     "together cost more than the whole)\n")
+    assert cli("count", "dominoes-2x4", "-b", "ganak", "-j", "1").err == ""
+    assert cli("count", "dominoes-2x4", "-b", "exact", "-j", "4").err == ""  # (it splits what is worth it)
