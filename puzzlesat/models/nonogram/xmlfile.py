@@ -23,7 +23,7 @@ refused with a clear "not supported yet".  The goal is
 the ``<solution type="goal">`` image (a ``type="solution"`` image is used
 when there is no goal, and beside a goal is read and checked as it is, then
 left aside with a warning; ``type="saved"``, a partly solved grid, is not
-used).  Clues in the background colour are an error.
+read, with a warning).  Clues in the background colour are an error.
 A goal cell is the background colour's character (white) or the clue
 colour's (black; colours ``white`` ``.`` and ``black`` ``X`` unless a
 ``<color>`` says otherwise); any other character (``?``, a ``[...]`` set,
@@ -356,8 +356,10 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
         if len(img) != 1:
             raise InputError(f"<solution type=\"{which}\"> holds {plural(len(img), '<image>', '<image>s')}, "
                              "expected one", path, (img[1] if img else sol).line)
-        if which == "saved":
-            continue  # a partly solved grid, kept by solvers: not a goal, several allowed
+        if which == "saved":  # a partly solved grid, kept by solvers: not a goal, several allowed
+            ignored.warnings.append(f"{path}:{sol.line}: <solution type=\"saved\"> (a partly solved grid a "
+                                    "solver kept) not read")
+            continue
         if which in sols:  # a second goal would silently replace the first
             raise InputError(f"<solution type=\"{which}\"> given twice (first on line {sols[which].line})",
                              path, sol.line)
