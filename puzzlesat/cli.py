@@ -48,7 +48,7 @@ _argv: list[str] = []
 _repeated: dict[str, list[tuple[str, object]]] = {}
 
 
-def _given(action, namespace, option_string, values) -> None:
+def _given(action, option_string, values) -> None:
     """Keeps what each option was given (for _say_repeated)."""
     if option_string is None:  # (a positional)
         return
@@ -61,7 +61,7 @@ class _Store(argparse._StoreAction):
     given twice: ``-b exact -b cadical195`` ran cadical195 alone (QA)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        _given(self, namespace, option_string, values)
+        _given(self, option_string, values)
         super().__call__(parser, namespace, values, option_string)
 
 
@@ -70,7 +70,7 @@ class Switch(argparse.BooleanOptionalAction):
     error: the last used to win, QA)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        _given(self, namespace, option_string, not option_string.startswith("--no-"))
+        _given(self, option_string, not option_string.startswith("--no-"))
         super().__call__(parser, namespace, values, option_string)
 
 
@@ -192,8 +192,8 @@ def _say_repeated(command, args) -> None:
             command.error(f"{first} and {seen[-1][0]} contradict each other")
         options = " / ".join(dict.fromkeys(o for o, _ in seen))
         said = ", then ".join(_shown(v) for v in values)
-        say(f"puzzlesat: warning: {options} is given {'twice' if len(seen) == 2 else f'{len(seen)} times'} ({said}): the last, "
-            f"{_shown(values[-1])}, is used")
+        times = "twice" if len(seen) == 2 else f"{len(seen)} times"
+        say(f"puzzlesat: warning: {options} is given {times} ({said}): the last, {_shown(values[-1])}, is used")
 
 
 def _shown(value) -> str:
