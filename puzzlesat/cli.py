@@ -36,13 +36,21 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse's usage errors are bad input too: exit 2, one line
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
-        if "--json" in _argv:  # the one object --json promises, as for any other failure
+        if _wants_json(_argv):  # the one object --json promises, as for any other failure
             emit_json({"error": f"{self.prog}: {message}", "kind": "usage", "exit_code": EXIT_BAD_INPUT})
         sys.exit(EXIT_BAD_INPUT)
 
 
 #: the arguments being parsed (for _Parser.error)
 _argv: list[str] = []
+
+
+def _wants_json(argv: list[str]) -> bool:
+    """Whether the command line asks for --json, or an abbreviation of it
+    that names no other option (--js, --jso), before any '--' (after it, a
+    word is an argument: QA)."""
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    return any(len(w) >= 4 and "--json".startswith(w) for w in words)
 #: options given more than once with different values, in the order met:
 #: (dest, [(option string, value), ...]) (said once the command line is read)
 _repeated: dict[str, list[tuple[str, object]]] = {}
@@ -171,6 +179,9 @@ def _unrecognized(parser, command: str, extra: list[str]) -> str:
         if not arg.startswith("-"):
             continue
         option = arg.split("=", 1)[0]
+        if option in sub.choices[command]._option_string_actions:  # before the command, or after a '--'
+            message += f" ({option} is an option of {command}: give it after '{command}', before any '--')"
+            continue
         takers = [name for name, p in sub.choices.items() if name != command and option in p._option_string_actions]
         if takers:
             listed = ", ".join(takers[:-1]) + (" and " if len(takers) > 1 else "") + takers[-1]
@@ -197,12 +208,51 @@ def _say_repeated(command, args) -> None:
 
 
 def _shown(value) -> str:
+    """An option's value in a message: a number as short as tells it apart
+    (``:g`` said "10, then 10" for -t 10 -t 10.0000001, QA)."""
     if isinstance(value, (list, tuple)):
         return ",".join(map(_shown, value))
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    return repr(value).removesuffix(".0") if isinstance(value, float) else str(value)
+
+
+class _QuietStream:
+    """sys.stderr while the program runs: a message that cannot be written
+    (``2>/dev/full``, a reader gone) is dropped, and the run goes on to its
+    own exit code.  A warning so written raised there, and the failure's
+    own message failed again: exit 1, no output at all (QA)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):  # (ValueError: the stream was closed)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
 
 
 def main(argv: list[str] | None = None) -> int:
+    # (first: a usage error or a warning about the options, written to a
+    # closed stderr, went to stdout, before --json's object or into export -o -)
+    _plug_closed_streams()
+    real_stderr = sys.stderr
+    sys.stderr = _QuietStream(real_stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stderr = real_stderr
+
+
+def _main(argv: list[str] | None) -> int:
     global _json_written, _argv
     _json_written = False
     _said.clear()
@@ -219,7 +269,6 @@ def main(argv: list[str] | None = None) -> int:
     if extra:
         command.error(_unrecognized(parser, args.command, extra))
     _say_repeated(command, args)
-    _plug_closed_streams()
     real_stdout = sys.stdout
     sys.stdout = _ClosedPipeSafe(real_stdout)
     try:

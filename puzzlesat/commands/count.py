@@ -150,7 +150,7 @@ def run(args) -> int:
                     "has no partial count)")
         else:
             line = f"at least {out.count} {what}, incomplete ({_stopped(out.stopped_by)})"
-        if args.limit is not None and out.count >= 2:
+        if args.limit is not None and _verdict(out) == "multiple":
             line += ": not unique"
         if out.whole is not None:  # (found whole before the limit applied: dropping it said less than known)
             line += f"; {out.backend} counted {out.whole:,} in all"
@@ -204,10 +204,13 @@ def _verdict(out, classes: bool = False) -> str | None:
     puzzle has one solution (e.g. --limit 2).  ``classes``: the count is of
     classes of symmetric solutions, under a group that moves something: one
     class may hold one solution or several, so 1 settles nothing."""
-    if out.complete and out.count <= 1:
-        if out.count == 1 and classes:
+    # (a counter's whole count, found before --limit applied, settles it too:
+    # --limit 1 said nothing where 5 were known, QA)
+    n, complete = (out.whole, True) if out.whole is not None else (out.count, out.complete)
+    if complete and n <= 1:
+        if n == 1 and classes:
             return None
-        return "none" if out.count == 0 else "unique"
-    if out.count >= 2:
+        return "none" if n == 0 else "unique"
+    if n >= 2:
         return "multiple"
     return None

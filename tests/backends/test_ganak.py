@@ -208,3 +208,13 @@ def test_jobs_for_a_count_that_is_never_split_is_said_to_have_no_effect(ganak, c
                      "together cost more than the whole)\n")
     assert cli("count", "dominoes-2x4", "-b", "ganak", "-j", "1").err == ""
     assert cli("count", "dominoes-2x4", "-b", "exact", "-j", "4").err == ""  # (it splits what is worth it)
+
+
+def test_the_whole_count_past_the_limit_settles_the_verdict(ganak, cli):
+    # QA: --limit 1 said verdict null (and no "not unique") where 5 were counted
+    r = cli("count", "dominoes-2x4", "-b", "ganak", "--limit", "1")
+    assert r.out.splitlines()[0] == ("at least 1 solution, incomplete (stopped at --limit): not unique; "
+                                     "ganak counted 5 in all")
+    for extra, whole in (((), 5), (("--unique",), 4)):
+        j = cli("count", "dominoes-2x4", "-b", "ganak", "--limit", "1", "--json", *extra).json()
+        assert (j["count"], j["count_without_limit"], j["verdict"]) == (1, whole, "multiple")

@@ -918,6 +918,33 @@ def test_a_closed_stdin_or_stderr_is_no_traceback(tmp_path):
     assert (r.returncode, json.loads(r.stdout)["kind"]) == (2, "bad-input")  # (the message went nowhere, not here)
 
 
+@pytest.mark.parametrize("args,first", [
+    # a warning about the options to a closed stderr went to stdout: before
+    # the JSON object, into the DIMACS file (QA)
+    (["solve", "tetromino-L-2x4", "-b", "exact", "-b", "cadical195", "--json"], "{"),
+    (["export", "tetromino-L-2x4", "-o", "-", "-e", "pairwise", "-e", "mixed"], "c puzzlesat DIMACS export"),
+    (["solve", "tetromino-L-2x4", "--preprocess", "--no-preprocess", "--json"], '{"error": '),
+])
+def test_a_closed_stderr_takes_no_message_to_stdout(args, first):
+    import os
+
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", *args], stdout=subprocess.PIPE, text=True, timeout=120,
+                       preexec_fn=lambda: os.close(2))
+    assert r.returncode == (2 if "--preprocess" in args else 0)
+    assert r.stdout.startswith(first), r.stdout[:200]
+    if "--json" in args:
+        json.loads(r.stdout)
+
+
+def test_a_message_that_cannot_be_written_does_not_end_the_run():
+    # 2>/dev/full: a note or warning raised where it was printed, the
+    # failure's message failed again, and the run ended with exit 1 and no output
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "puzzlesat", "count", "dominoes-2x4", "-b", "exact", "-b", "ganak",
+                            "-j", "2"], stdout=subprocess.PIPE, stderr=full, text=True, timeout=120)
+    assert (r.returncode, r.stdout.splitlines()[0]) == (0, "5 solutions")
+
+
 def test_a_system_limit_is_said_in_one_line(tmp_path):
     import os
     import resource
@@ -1170,6 +1197,9 @@ def test_check_steps_stopped_while_line_solving_shows_the_rounds_finished(monkey
      "--limit is given twice (2, then 3): the last, 3, is used"),
     (("count", "dominoes-2x4", "-t", "5", "--time-limit", "10", "-t", "20"),
      "-t / --time-limit is given 3 times (5, then 10, then 20): the last, 20, is used"),
+    # (each value as long as tells it apart: "10, then 10", QA)
+    (("count", "dominoes-2x4", "-t", "10", "-t", "10.0000001"),
+     "-t is given twice (10, then 10.0000001): the last, 10.0000001, is used"),
 ])
 def test_an_option_given_twice_says_which_value_is_used(cli, args, warning):
     # QA: the last silently won (-b exact -b cadical195 ran cadical195 alone)
@@ -1195,9 +1225,12 @@ def test_a_switch_given_both_ways_is_a_usage_error(cli, first, second):
     assert (r.code, r.out) == (2, "")
     assert r.err.startswith("usage: puzzlesat solve ")
     assert r.err.endswith(f"\npuzzlesat solve: error: {first} and {second} contradict each other\n")
-    j = cli("solve", "letter-p", first, second, "--json").json()
-    assert j == {"error": f"puzzlesat solve: {first} and {second} contradict each other", "kind": "usage",
-                 "exit_code": 2}
+    for json_option in ("--json", "--jso"):  # (an abbreviation got no JSON object, QA)
+        j = cli("solve", "letter-p", first, second, json_option).json()
+        assert j == {"error": f"puzzlesat solve: {first} and {second} contradict each other", "kind": "usage",
+                     "exit_code": 2}
+    r = cli("solve", "letter-p", "--", "--json")  # (an argument there, not the option: no JSON object)
+    assert (r.code, r.out) == (2, "")
 
 
 @pytest.mark.parametrize("args,message", [
@@ -1206,10 +1239,18 @@ def test_a_switch_given_both_ways_is_a_usage_error(cli, first, second):
     (("solve", "dominoes-2x4", "--show=3"), "unrecognized arguments: --show=3 (--show is an option of count, "
                                             "not of solve)"),
     (("solve", "dominoes-2x4", "--bogus"), "unrecognized arguments: --bogus"),
+    # its own option in the wrong place: not said to be another command's (QA)
+    (("solve", "dominoes-2x4", "--", "-b"),
+     "unrecognized arguments: -b (-b is an option of solve: give it after 'solve', before any '--')"),
+    (("--json", "solve", "dominoes-2x4"),
+     "unrecognized arguments: --json (--json is an option of solve: give it after 'solve', before any '--')"),
 ])
 def test_an_option_of_another_command_says_whose_it_is(cli, args, message):
     # QA: the top level's usage, "puzzlesat COMMAND ...", and no word of where the option belongs
     r = cli(*args)
-    assert (r.code, r.out) == (2, "")
+    if "--json" in args:  # (asked for, if in the wrong place: the error object)
+        assert (r.code, r.json()) == (2, {"error": f"puzzlesat solve: {message}", "kind": "usage", "exit_code": 2})
+    else:
+        assert (r.code, r.out) == (2, "")
     assert r.err.startswith("usage: puzzlesat solve ")
     assert r.err.endswith(f"\npuzzlesat solve: error: {message}\n")
