@@ -89,8 +89,8 @@ def test_the_solution_the_units_give_is_verified(monkeypatch, capsys):
 
     real = linesolve.line_solve
 
-    def wrong(puzzle, record=False, start=None):
-        r = real(puzzle, record=record, start=start)
+    def wrong(puzzle, record=False, start=None, sink=None):
+        r = real(puzzle, record=record, start=start, sink=sink)
         r.grid = [[0] * puzzle.width for _ in range(puzzle.height)]
         return r
 

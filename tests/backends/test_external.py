@@ -263,8 +263,8 @@ def test_a_line_logic_contradiction_is_refused_when_the_goal_is_a_solution(monke
 
     real = linesolve.line_solve
 
-    def wrong(puzzle, record=False, start=None):
-        r = real(puzzle, record=record, start=start)
+    def wrong(puzzle, record=False, start=None, sink=None):
+        r = real(puzzle, record=record, start=start, sink=sink)
         r.contradiction, r.contradiction_at = True, "row 1"
         return r
 
