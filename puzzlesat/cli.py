@@ -51,6 +51,8 @@ def _wants_json(argv: list[str]) -> bool:
     word is an argument: QA)."""
     words = argv[:argv.index("--")] if "--" in argv else argv
     return any(len(w) >= 4 and "--json".startswith(w) for w in words)
+
+
 #: options given more than once with different values, in the order met:
 #: (dest, [(option string, value), ...]) (said once the command line is read)
 _repeated: dict[str, list[tuple[str, object]]] = {}
@@ -164,32 +166,31 @@ def entry() -> None:
     sys.exit(code)
 
 
-def _subparser(parser, name: str):
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return sub.choices[name]
+def _commands(parser) -> dict:
+    """Each command's name and its parser."""
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
 
 
-def _unrecognized(parser, command: str, extra: list[str]) -> str:
+def _unrecognized(commands: dict, command: str, extra: list[str]) -> str:
     """argparse's message, from the command's parser (the top one printed
     the usage of ``puzzlesat COMMAND`` alone), and which commands take an
     option it names when others do (``solve --no-goal``: count and check)."""
     message = f"unrecognized arguments: {' '.join(extra)}"
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     for arg in extra:
         if not arg.startswith("-"):
             continue
         option = arg.split("=", 1)[0]
-        if option in sub.choices[command]._option_string_actions:  # before the command, or after a '--'
+        if option in commands[command]._option_string_actions:  # before the command, or after a '--'
             message += f" ({option} is an option of {command}: give it after '{command}', before any '--')"
             continue
-        takers = [name for name, p in sub.choices.items() if name != command and option in p._option_string_actions]
+        takers = [name for name, p in commands.items() if name != command and option in p._option_string_actions]
         if takers:
             listed = ", ".join(takers[:-1]) + (" and " if len(takers) > 1 else "") + takers[-1]
             message += f" ({option} is an option of {listed}, not of {command})"
     return message
 
 
-def _say_repeated(command, args) -> None:
+def _say_repeated(command) -> None:
     """An option given twice: a switch both ways is a usage error; any other
     whose values differ keeps the last, said in a warning (a value repeated
     alike changes nothing)."""
@@ -265,10 +266,11 @@ def _main(argv: list[str] | None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         parser.print_help()
         return EXIT_BAD_INPUT
-    command = _subparser(parser, args.command)
+    commands = _commands(parser)
+    command = commands[args.command]
     if extra:
-        command.error(_unrecognized(parser, args.command, extra))
-    _say_repeated(command, args)
+        command.error(_unrecognized(commands, args.command, extra))
+    _say_repeated(command)
     real_stdout = sys.stdout
     sys.stdout = _ClosedPipeSafe(real_stdout)
     try:

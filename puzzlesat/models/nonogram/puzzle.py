@@ -97,9 +97,9 @@ class Nonogram(Puzzle):
         """(the line solving's result, whether it reached its end): the
         rounds finished when a time limit stopped it part-way (``check
         --steps`` shows them), or (None, False) if it never began."""
-        if self._lines is not None:
-            return self._lines, True
-        return (self._begun[-1], False) if self._begun else (None, False)
+        if self._begun and self._begun[-1] is not self._lines:  # (a run for the rounds' grids, stopped)
+            return self._begun[-1], False
+        return self._lines, self._lines is not None
 
     # ------------------------------------------------------------ compiling
     def compile(self, preprocess: bool | None = None, line_encoding: str | None = None) -> Problem:
