@@ -4,6 +4,8 @@ is still decoded and verified by the family."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from puzzlesat import jobs
@@ -69,6 +71,29 @@ def test_solve_and_count_of_a_line_solved_nonogram_call_no_engine(cli):
     # as stated, the clues are searched
     j = cli("solve", "dancer", "--no-preprocess", "--json").json()
     assert j["backend"] is not None and j["method"] != "units"
+
+
+def test_no_engine_is_chosen_by_measuring_a_model_of_units(monkeypatch, capsys):
+    # choosing the default engine (Knuth's estimate, the exact-cover
+    # classification behind the solve race) took half of count's time on a
+    # line-solved 500x500 picture, for an engine that is never called
+    from puzzlesat import estimate
+    from puzzlesat.backends import exactcover
+
+    def refused(*args, **kwargs):
+        raise AssertionError("an engine was measured for a model its units settle")
+
+    monkeypatch.setattr(estimate, "estimate_solutions", refused)
+    monkeypatch.setattr(exactcover, "unsupported_reason", refused)
+    from puzzlesat.cli import main
+
+    for job in (["count", "dancer"], ["solve", "dancer"], ["count", "dancer", "--unique"]):
+        code = main([*job, "--json"])  # (in this process, where the stand-ins are)
+        j = json.loads(capsys.readouterr().out)
+        assert (code, j["backend"], j["method"]) == (0, None, "units"), job
+    # a model its units do not settle is measured as before
+    with pytest.raises(AssertionError, match="an engine was measured"):
+        jobs.choose_count_backend(load_puzzle("pentomino-3x20").compile(), listing=False)
 
 
 def test_a_model_of_units_even_as_stated_is_not_called_preprocessed(cli, tmp_path):
