@@ -40,7 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf, keeping
-from ..encoders.dimacs import build_dimacs, read_answer
+from ..encoders.dimacs import CONFLICT_SHOWN, build_dimacs, no_model_with, read_answer
 from ..errors import InputError, Terminated, VerificationError
 from ..problem import Problem
 from .base import Backend, BackendError, Deadline, SearchResult, SolverFailed, Tally, blocking_clause
@@ -207,7 +207,12 @@ class ExternalBackend(Backend):
                 if status == "UNSAT":
                     complete = True
                     break
-                _check_model(self.name, values, exp.clauses, blocking)
+                # a primary variable the model leaves out is false: so the
+                # solution is read, and so it is checked (a clause that needs
+                # one true, a fixed-point equality of --unique or a split's
+                # forced literal, went unseen: a count of 5 for 4, QA)
+                values = {**dict.fromkeys(primary, False), **values}
+                _check_model(self.name, values, exp.clauses, blocking, exp.n_vars)
                 sol = frozenset(v for v, b in values.items() if b and v in primary)
                 if tally.add(sol):
                     stopped = "callback"
@@ -225,18 +230,29 @@ class ExternalBackend(Backend):
         return SearchResult(tally.count, complete, self.name, deadline.elapsed(), tally.solutions, stopped, stats)
 
 
-def _check_model(name: str, values: dict, clauses, blocking) -> None:
+def _check_model(name: str, values: dict, clauses, blocking, n_vars: int) -> None:
     """An outside solver's model must satisfy the CNF it was given, the
     blocking clauses included (one that answered the same model twice would
     otherwise be counted twice: the puzzle's checker sees a valid solution).
-    A clause fails only when every one of its literals is assigned false
-    (solvers may leave variables out of a model)."""
-    for k, cl in enumerate(list(clauses) + list(blocking), 1):
+    Solvers may leave variables out of a model: a clause fails when every
+    one of its literals is assigned false, and a model that leaves some out
+    must extend to a model of the CNF (as decode checks an answer)."""
+    given = list(clauses) + list(blocking)
+    for k, cl in enumerate(given, 1):
         if all(abs(l) in values and values[abs(l)] != (l > 0) for l in cl):
             what = (f"clause {k} of the CNF" if k <= len(clauses)
                     else f"the blocking clause of solution {k - len(clauses)}: it answered that solution again")
             raise VerificationError(f"backend {name} returned a model that breaks a clause it was given "
                                     f"({what}): {' '.join(map(str, cl))} 0")
+    if len(values) < n_vars:
+        core = no_model_with(given, values)
+        if core is not None:
+            shown = " ".join(map(str, core[:CONFLICT_SHOWN])) + (" ..." if len(core) > CONFLICT_SHOWN else "")
+            raise VerificationError(
+                f"backend {name} returned a model that leaves {n_vars - len(values)} of the {n_vars} variables "
+                f"unassigned, and no model of the CNF it was given (blocking clauses included) has "
+                f"{'its literal ' + shown if len(core) == 1 else 'its literals ' + shown + ' together'} "
+                "(a primary variable it leaves out is read as false)")
 
 
 def _gave_up(text: str, where: str) -> bool:

@@ -39,8 +39,8 @@ import sys
 
 from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
-from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, clean_clauses, falsified, problem_digest, read_answer,
-                               read_cnf)
+from ..encoders.dimacs import (CONFLICT_SHOWN, HEADER_TAG, Header, build_dimacs, clean_clauses, falsified, no_model_with,
+                               problem_digest, read_answer, read_cnf)
 from ..encoders.opb import is_opb, read_opb_header
 from ..errors import InputError, UsageError, VerificationError, plural
 from ..cli import say as note
@@ -238,9 +238,9 @@ def run(args) -> int:
     conflict = None  # the answer's values that no model of the CNF has together
     if not bad and not broken and len(answer.values) < n_vars:
         if opb is None:
-            conflict = _no_model_with(clauses, answer.values)
+            conflict = no_model_with(clauses, answer.values)
         else:  # the same model's CNF, whose variables 1..n_vars of the model are the OPB file's (QA)
-            conflict = _no_model_with(clean_clauses(encode_cnf(model, DEFAULT_ENCODING).clauses),
+            conflict = no_model_with(clean_clauses(encode_cnf(model, DEFAULT_ENCODING).clauses),
                                       {v: b for v, b in answer.values.items() if v <= model.n_vars})
         if conflict is not None:
             result.update(unassigned=n_vars - len(answer.values), conflicting_values=len(conflict))
@@ -338,28 +338,6 @@ def _failed(args, result: dict, message: str, error: str | None = None) -> None:
     if args.json:
         emit_json(result)
     raise VerificationError(message)
-
-
-#: conflicts the check that a partial answer extends to a model may spend
-#: (its primary values fix the rest by propagation in every export; past the
-#: budget the answer is taken as it is)
-EXTEND_CONFLICTS = 100_000
-#: values named in the message about a partial answer no model has
-CONFLICT_SHOWN = 12
-
-
-def _no_model_with(clauses: list[list[int]], values: dict[int, bool]) -> list[int] | None:
-    """None when some model of ``clauses`` has every value of ``values`` (or
-    the check ran out of EXTEND_CONFLICTS), else the values (as literals,
-    by variable) that no model has together: the solver's core."""
-    from pysat.solvers import Solver
-
-    assumptions = [v if b else -v for v, b in sorted(values.items())]
-    with Solver(name="minisat22", bootstrap_with=clauses) as s:
-        s.conf_budget(EXTEND_CONFLICTS)
-        if s.solve_limited(assumptions=assumptions) is not False:
-            return None
-        return sorted(s.get_core() or assumptions, key=abs)
 
 
 #: seconds the hint below may spend building other exports (each is a whole

@@ -554,3 +554,27 @@ def falsified(clauses: Iterable[list[int]], values: dict[int, bool]) -> list[int
             out.append(i)
     return out
 
+
+
+#: conflicts the check that a partial answer extends to a model may spend
+#: (its primary values fix the rest by propagation in every export; past the
+#: budget the answer is taken as it is)
+EXTEND_CONFLICTS = 100_000
+#: values named in a message about a partial answer no model has
+CONFLICT_SHOWN = 12
+
+
+def no_model_with(clauses: Iterable[Sequence[int]], values: dict[int, bool]) -> list[int] | None:
+    """None when some model of ``clauses`` has every value of ``values`` (or
+    the check ran out of EXTEND_CONFLICTS), else the values (as literals,
+    by variable) that no model has together: the solver's core.  For an
+    answer that leaves variables unassigned, which no clause then shows
+    false, though no model may have the values it gives."""
+    from pysat.solvers import Solver
+
+    assumptions = [v if b else -v for v, b in sorted(values.items())]
+    with Solver(name="minisat22", bootstrap_with=clauses) as s:
+        s.conf_budget(EXTEND_CONFLICTS)
+        if s.solve_limited(assumptions=assumptions) is not False:
+            return None
+        return sorted(s.get_core() or assumptions, key=abs)

@@ -470,3 +470,63 @@ def test_a_banner_starting_with_s_is_not_read_as_the_status_line(tmp_path, capsy
     exe = _fake(tmp_path, "banner", 'echo "starting up"\necho "v-ish chatter"\nexec cadical -q "$@"\n')
     assert main(["solve", "dancer", "-b", f"external:{exe}", "--no-preprocess"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_model_of_true_literals_only_is_checked_with_the_others_false(tmp_path, capsys):
+    # a "solver" that answers, as its true literals only, a real tiling of
+    # dominoes-2x4 that the CNF it was given rules out (a fixed-point
+    # equality of --unique needs a placement it leaves out): no clause had
+    # every literal assigned false, so 5 classes were counted for 4 (QA)
+    import sys
+
+    from pysat.solvers import Solver
+
+    from puzzlesat.cli import main
+    from puzzlesat.encoders.cnf import encode_cnf
+
+    problem = load_puzzle("dominoes-2x4").compile()
+    enc = encode_cnf(problem, "mixed")
+    tilings = []
+    with Solver(name="minisat22", bootstrap_with=enc.clauses) as s:
+        while s.solve():
+            tiling = [v for v in s.get_model() if v > 0 and v in set(problem.primary)]
+            tilings.append(tiling)
+            s.add_clause([-v for v in tiling])
+    assert len(tilings) == 5
+    (tmp_path / "tilings.json").write_text(json.dumps(tilings))
+    exe = tmp_path / "sneaky"
+    exe.write_text(f"#!{sys.executable}\n" + f'''import json, sys
+from pysat.formula import CNF
+from pysat.solvers import Solver
+cnf = CNF(from_file=sys.argv[-1])
+with Solver(name="minisat22", bootstrap_with=cnf.clauses) as s:
+    for t in json.load(open({str(tmp_path / "tilings.json")!r})):
+        outright = any(all(-l in t for l in c) for c in cnf.clauses)
+        if not outright and not s.solve(assumptions=t):
+            print("s SATISFIABLE"); print("v", *t, 0); sys.exit(10)
+    if s.solve():
+        print("s SATISFIABLE"); print("v", *s.get_model(), 0); sys.exit(10)
+    print("s UNSATISFIABLE"); sys.exit(20)
+''')
+    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
+    assert main(["count", "dominoes-2x4", "--unique", "-b", f"external:{exe}"]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(
+        f"puzzlesat: verification failed: backend external:{exe} returned a model that breaks a clause it was given "
+        "(clause ")
+
+
+def test_a_model_that_leaves_variables_out_must_extend_to_a_model():
+    from puzzlesat.backends.external import _check_model
+
+    # 1 and 2 true force 3 true, which the unit -3 forbids: no model has them,
+    # though no clause has all its literals assigned false
+    clauses = [[-1, -2, 3], [-3]]
+    with pytest.raises(VerificationError, match=r"^backend x returned a model that leaves 1 of the 3 variables "
+                                                r"unassigned, and no model of the CNF it was given \(blocking clauses "
+                                                r"included\) has its literals 1 2 together \(a primary variable it "
+                                                r"leaves out is read as false\)$"):
+        _check_model("x", {1: True, 2: True}, clauses, [], 3)
+    _check_model("x", {1: True, 2: False}, clauses, [], 3)  # 3 false extends it
+    with pytest.raises(VerificationError, match=r"has its literal -2 \(a primary"):
+        _check_model("x", {2: False}, [[-3]], [[2, 3]], 3)  # a blocking clause counts too
