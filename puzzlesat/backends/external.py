@@ -106,7 +106,7 @@ class ExternalBackend(Backend):
                         proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                                 start_new_session=True)
                     except OSError as e:
-                        raise BackendError(f"cannot run {self.exe}: {e.strerror}") from None
+                        raise BackendError(f"cannot run {self.exe}: {_why_not_run(self.exe, e)}") from None
                 while True:
                     try:
                         rc = proc.wait(timeout=deadline.next_look(ask is not None))
@@ -253,6 +253,25 @@ def _check_model(name: str, values: dict, clauses, blocking, n_vars: int) -> Non
                 f"unassigned, and no model of the CNF it was given (blocking clauses included) has "
                 f"{'its literal ' + shown if len(core) == 1 else 'its literals ' + shown + ' together'} "
                 "(a primary variable it leaves out is read as false)")
+
+
+def _why_not_run(exe: str, e: OSError) -> str:
+    """Why ``exe``, an executable file, did not start: its '#!' interpreter
+    missing said as such (the system says "No such file or directory" of a
+    file that is there), a file of no format this machine runs too."""
+    import errno
+
+    if e.errno == errno.ENOENT and os.path.isfile(exe):
+        try:
+            with open(exe, "rb") as f:
+                first = f.readline(200).decode(errors="replace").strip()
+        except OSError:
+            first = ""
+        if first.startswith("#!"):
+            return f"{e.strerror}: its first line, {first!r}, names an interpreter that is not there"
+    if e.errno == errno.ENOEXEC:
+        return f"{e.strerror}: it is not a program this machine can run (nor a script starting with '#!')"
+    return e.strerror or str(e)
 
 
 def _gave_up(text: str, where: str) -> bool:

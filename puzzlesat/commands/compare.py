@@ -151,7 +151,7 @@ def run_one(spec: dict, job: str, time_limit: float, grace: float = GRACE) -> di
                 row.update(json.load(f))
         except (OSError, ValueError):
             msg = err.decode(errors="replace").strip().splitlines()
-            row.update(status="error", complete=False,
+            row.update(status="error", complete=False, solver_failed=True,  # (it died: out of memory, a signal)
                        error=(msg[-1] if msg else f"worker exited with code {proc.returncode}"))
         return row
     finally:
@@ -332,6 +332,8 @@ def run(args) -> int:
             print(f"plot written to {args.plot}", file=sys.stderr)
     if mismatch or any(r.get("solver_failed") for r in rows):
         return EXIT_INTERNAL  # as solve and count say a wrong answer or a solver that failed
+    if any(r.get("bad_input") for r in rows):
+        return EXIT_BAD_INPUT  # an engine that could not take its run, as solve says it
     return EXIT_INCOMPLETE if incomplete or interrupted else EXIT_OK
 
 
@@ -593,10 +595,11 @@ def _worker_main(argv) -> int:
         raise
     except SolverFailed as e:  # a crash: exit 4 for the whole compare, as for solve
         row = {"status": "error", "complete": False, "error": str(e), "solver_failed": True}
-    except (InputError, BackendError) as e:  # said as the commands say it
-        row = {"status": "error", "complete": False, "error": str(e)}
+    except (InputError, BackendError) as e:  # said as the commands say it, exit 2 as theirs (an
+        # external: file that is no program this machine runs: it was exit 3, as if the time limit, QA)
+        row = {"status": "error", "complete": False, "error": str(e), "bad_input": True}
     except Exception as e:  # reported in the table, never a traceback in the parent
-        row = {"status": "error", "complete": False, "error": f"{type(e).__name__}: {e}"}
+        row = {"status": "error", "complete": False, "error": f"{type(e).__name__}: {e}", "solver_failed": True}
     with open(spec["out"], "w") as f:
         json.dump(row, f, default=str)
     return 0

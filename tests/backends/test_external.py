@@ -409,6 +409,30 @@ def test_compare_with_a_crashed_solver_exits_4_as_solve_does(tmp_path):
     assert r.returncode == 0, r.stderr
 
 
+def test_a_solver_that_cannot_start_is_bad_input_in_compare_as_in_solve(tmp_path, cli):
+    # a script whose '#!' interpreter is not there: the system says "No such
+    # file or directory" of a file that is; compare said exit 3, as if the
+    # time limit had stopped it (QA)
+    exe = tmp_path / "orphan"
+    exe.write_text("#!/nonexistent/interp\n")
+    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
+    why = (f"cannot run {exe}: No such file or directory: its first line, '#!/nonexistent/interp', names an "
+           "interpreter that is not there")
+    r = cli("solve", "dominoes-2x4", "-b", f"external:{exe}")
+    assert (r.code, r.err.strip()) == (2, f"puzzlesat: {why}")
+    r = cli("compare", "dominoes-2x4", "-b", f"external:{exe},exact", "--json")
+    assert r.code == 2, r.err
+    runs = {x["backend"]: x for x in r.json()["runs"]}
+    assert (runs[f"external:{exe}"]["status"], runs[f"external:{exe}"]["error"]) == ("error", why)
+    assert runs["exact"]["result"] == "solved"
+    junk = tmp_path / "junk"
+    junk.write_bytes(bytes(range(1, 200)))
+    junk.chmod(junk.stat().st_mode | stat.S_IEXEC)
+    r = cli("solve", "dominoes-2x4", "-b", f"external:{junk}")
+    assert (r.code, r.err.strip()) == (2, f"puzzlesat: cannot run {junk}: Exec format error: it is not a program "
+                                          "this machine can run (nor a script starting with '#!')")
+
+
 def test_ctrl_c_in_compare_keeps_the_runs_done(tmp_path):
     # the finished runs were lost: compare printed "interrupted" and nothing else
     import signal
