@@ -39,6 +39,8 @@ Reading answers
   -x2`` lines (the PB competition's, which end without a 0) are read too.
 - MiniSat's result file: ``SAT`` then the literals ending in ``0``, or
   ``UNSAT`` (``INDET`` when it gave up).
+- No status line but a comment ``c UNKNOWN``: Debian's CaDiCaL past its
+  ``-t`` or ``-c``, which gave up (UNKNOWN), as the external back end reads it.
 
 Status words are read as solvers write them, in capitals.  Anything else
 is an :class:`~puzzlesat.errors.InputError` naming the file and line: not a
@@ -320,12 +322,15 @@ def read_answer(text: str, path: str | None = None) -> Answer:
     status_line = last_lit_line = None
     pb = False  # pseudo-Boolean answers write x7 / -x7 and end without a 0
     first_lit: tuple[str, int] | None = None  # the model's first literal and its line: it sets the form
+    says_unknown = False  # a comment 'c UNKNOWN' before any status line
     for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.strip()
         if not line:
             continue
         first, rest = (line.split(None, 1) + [""])[:2]  # (any white space after 'v', 's' or 'c': DIMACS's)
         if first == "c":
+            if ans is None and rest.strip() == "UNKNOWN":
+                says_unknown = True
             if rest.split()[:1] == [HEADER_TAG]:
                 if header is not None:
                     raise InputError(f"second '{HEADER_TAG}' comment (the first is line {header_line})",
@@ -419,6 +424,11 @@ def read_answer(text: str, path: str | None = None) -> Answer:
             else:  # no solver repeats a literal: a file edited or pasted together (1 1 for 1 11?)
                 raise InputError(f"literal {tok} is given twice (first on line {ans.line_of[v]})", path, lineno)
             last_lit_line = lineno
+    if ans is None and says_unknown:
+        # Debian's CaDiCaL (sc2021) past -t or -c: 'c UNKNOWN', no status
+        # line, exit 0; the external back end takes it as giving up, and so
+        # does this (it was "no status line", QA)
+        ans = Answer("UNKNOWN", "competition", path=path)
     if ans is None:
         raise InputError("not a SAT solver's answer: no status line ('s SATISFIABLE', 's UNSATISFIABLE', "
                          "'SAT' or 'UNSAT')", path)

@@ -231,7 +231,9 @@ def test_minisat_result_file():
 
 
 @pytest.mark.parametrize("text,status", [("s UNSATISFIABLE\n", "UNSAT"), ("c x\ns UNKNOWN\n", "UNKNOWN"),
-                                         ("s INDETERMINATE\n", "UNKNOWN")])
+                                         ("s INDETERMINATE\n", "UNKNOWN"),
+                                         # Debian's CaDiCaL past -t: no status line (it was "no status line", QA)
+                                         ("c banner\nc UNKNOWN\nc exit 0\n", "UNKNOWN")])
 def test_statuses_without_model(text, status):
     assert read_answer(text).status == status
 
@@ -239,6 +241,7 @@ def test_statuses_without_model(text, status):
 @pytest.mark.parametrize("text,line,words", [
     ("hello world\n", 1, "not a SAT solver's answer"),
     ("c only comments\n\n", None, "no status line"),
+    ("c the solver said it: c UNKNOWN\n", None, "no status line"),  # (a comment that only mentions it)
     ("", None, "no status line"),
     ("v 1 2 0\n", 1, "'v' line before"),
     ("s SATISFIABLE\nv 1 2\nv -1 0\n", 3, "variable 1 is given both values (first on line 2)"),
