@@ -11,7 +11,9 @@ verified by the family, as in ``solve`` and ``count``.
 Agreement: per instance, every complete count (or solve verdict) must be the
 same, and no incomplete count may exceed a complete one.  A disagreement is
 printed loudly and the exit code is 4; a run stopped by the time limit makes
-it 3 (the table is still complete as far as it goes).
+it 3 (the table is still complete as far as it goes), an engine that could
+not start 2.  Every solution a run lists is verified, so a complete count
+below what another run listed is the wrong one (:func:`_row_agrees`).
 """
 
 from __future__ import annotations
@@ -164,33 +166,55 @@ def agreement(rows: list[dict], job: str) -> dict:
     for inst in dict.fromkeys(r["instance"] for r in rows):
         rs = [r for r in rows if r["instance"] == inst]
         invalid = [r for r in rs if r.get("status") == "invalid"]
+        extra = {}
         if job == "count":
             done = {r["count"] for r in rs if r.get("complete")}
             lows = [r["count"] for r in rs if not r.get("complete") and r.get("count") is not None]
             agreed = next(iter(done)) if len(done) == 1 else None
             bad = len(done) > 1 or (agreed is not None and any(n > agreed for n in lows))
             answer = agreed
+            # a run that lists solutions verified each one (distinct, as its
+            # engine enumerates them): a complete count below that many is
+            # wrong, and the one complete count left standing is right
+            proven = max((r["count"] for r in rs if r.get("listed") and r.get("count") is not None), default=0)
+            extra = {"verified": proven, "standing": sorted(c for c in done if c >= proven)}
         else:
             verdicts = {r["result"] for r in rs if r.get("result") in ("solved", "no-solution")}
             bad = len(verdicts) > 1
             answer = next(iter(verdicts)) if len(verdicts) == 1 else None
         out[inst] = {"agree": not bad and not invalid, "disagree": bad, "answer": answer,
-                     "invalid": [r["backend"] for r in invalid],
+                     "invalid": [r["backend"] for r in invalid], **extra,
                      "detail": _detail(rs, job) if bad or invalid else None}
     return out
 
 
-def _row_agrees(r: dict, a: dict, job: str) -> bool:
+def _row_agrees(r: dict, a: dict, job: str) -> bool | None:
     """Whether the answered run ``r`` is right as far as its instance's
-    agreement ``a`` can tell: a run the verifier refused is wrong, and only
-    it when the other answers agree (QA: one liar marked every verified run
-    "NO <<<"); of solve verdicts in dispute a verified solution proves "no
-    solution" wrong; of counts in dispute none is proved, all are marked."""
+    agreement ``a`` can tell (None: it cannot tell): a run the verifier
+    refused is wrong, and only it when the other answers agree (QA: one
+    liar marked every verified run "NO <<<"); of solve verdicts in dispute
+    a verified solution proves "no solution" wrong.  Of counts in dispute, a
+    complete count below the solutions another run listed and verified is
+    wrong; when one complete count is left standing, it is right, and so is
+    a lower bound not above it; else every count is marked (none is proved),
+    but a lower bound that fits every complete count, which says nothing.
+    A lower bound with no complete count to agree with says nothing either
+    (it said "yes", QA)."""
     if r.get("status") == "invalid":
         return False
+    if job != "count":
+        return not a["disagree"] or r.get("result") == "solved"
+    complete = r.get("complete")
     if not a["disagree"]:
-        return True
-    return job != "count" and r.get("result") == "solved"
+        return True if complete or a["answer"] is not None else None
+    standing = a["standing"]
+    if complete and r["count"] < a["verified"]:
+        return False
+    if len(standing) == 1:
+        return r["count"] <= standing[0]
+    if not complete and all(r["count"] <= c for c in standing):
+        return None
+    return False
 
 
 def _answered(r: dict, job: str) -> bool:
@@ -326,6 +350,14 @@ def run(args) -> int:
                     liars = dict.fromkeys(r["backend"] for r in rows
                                           if r["instance"] == inst and r.get("result") == "no-solution")
                     what = f"{', '.join(liars)} said no solution, but a solution was found and verified"
+                elif a["disagree"]:
+                    mine = [r for r in rows if r["instance"] == inst]
+                    low = dict.fromkeys(r["backend"] for r in mine if r.get("complete") and r["count"] < a["verified"])
+                    if low:
+                        listers = dict.fromkeys(r["backend"] for r in mine
+                                                if r.get("listed") and r.get("count") == a["verified"])
+                        what = (f"{', '.join(low)} counted fewer than the {a['verified']:,} solutions "
+                                f"{', '.join(listers)} listed and verified")
                 print(f"\n!!! MISMATCH on {inst}: {a['detail']}", file=sys.stderr)
                 print(f"!!! MISMATCH on {inst}: {what}")
         if args.plot:
@@ -573,7 +605,7 @@ def worker(spec: dict) -> dict:
             raise VerificationError(f"{be.name} counted {plural(r.count, 'solution')}, but there is none: {reason}")
         # a stopped model counter has no partial count (its 0 is no lower bound worth showing)
         partial = r.complete or be.can_enumerate
-        return {**out, "status": "ok",
+        return {**out, "status": "ok", "listed": bool(be.can_enumerate),  # (each solution verified: on_solution)
                 "result": "counted" if r.complete else f"stopped ({r.stopped_by})" + ("" if partial else ", no count"),
                 "complete": r.complete, "stopped_by": r.stopped_by, "count": r.count if partial else None,
                 "first_s": None if first[0] is None else round(first[0], 4), "total_s": round(total, 4)}

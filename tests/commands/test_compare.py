@@ -10,7 +10,7 @@ import stat
 import pytest
 
 from puzzlesat.cli import main
-from puzzlesat.commands.compare import agreement, run_one
+from puzzlesat.commands.compare import _row_agrees, agreement, run_one
 
 needs_minisat = pytest.mark.skipif(shutil.which("minisat") is None,
                                    reason="minisat is not installed: apt-get install -y minisat")
@@ -36,7 +36,7 @@ def test_count_json_csv_plot(tmp_path, capsys):
     res = json.loads(capsys.readouterr().out)
     assert res["job"] == "count" and not res["mismatch"]
     assert res["agreement"]["dominoes-2x4"] == {"agree": True, "disagree": False, "answer": 5, "invalid": [],
-                                               "detail": None}
+                                               "verified": 5, "standing": [5], "detail": None}
     assert res["agreement"][str(non)]["answer"] == 1
     runs = res["runs"]
     # exact takes no encoding: one run per instance; the CNF engines one per encoding
@@ -166,6 +166,47 @@ def test_agreement_rules():
     solve = [{"instance": "b", "backend": "x", "encoding": "-", "result": "solved", "complete": True},
              {"instance": "b", "backend": "y", "encoding": "-", "result": "no-solution", "complete": True}]
     assert not agreement(solve, "solve")["b"]["agree"]
+
+
+def _marks(rows):
+    a = agreement(rows, "count")["a"]
+    return a["agree"], [_row_agrees(r, a, "count") for r in rows]
+
+
+def test_a_count_below_the_solutions_another_run_verified_is_the_wrong_one():
+    # 10 listed and verified refute a complete count of 1: that run alone is
+    # wrong, and a lower bound of 0 fits the count left standing (every row
+    # was "NO <<<", QA)
+    def row(backend, count, complete, listed=True):
+        return {"instance": "a", "backend": backend, "encoding": "-", "count": count, "complete": complete,
+                "listed": listed}
+
+    assert _marks([row("exact", 10, True), row("liar", 1, True), row("slow", 0, False)]) == \
+        (False, [True, False, True])
+    # a counter's count is verified no other way: two complete counts, none
+    # refuted, are both marked; a lower bound fitting both says nothing
+    assert _marks([row("ganak", 10, True, False), row("liar", 1, True, False), row("slow", 0, False)]) == \
+        (False, [False, False, None])
+    # a lower bound above the count left standing is wrong too
+    assert _marks([row("exact", 10, True), row("liar", 1, True), row("over", 12, False, False)]) == \
+        (False, [True, False, False])
+    # lower bounds and no complete count: nothing to agree with (it said "yes", QA)
+    assert _marks([row("slow", 3, False), row("slower", 0, False)]) == (True, [None, None])
+    assert _marks([row("exact", 3, True), row("slower", 0, False)]) == (True, [True, True])
+
+
+def test_the_count_proved_wrong_is_named(tmp_path, capsys):
+    # answers the first call as CaDiCaL does, then "no more": 1 of 10
+    once = _fake(tmp_path, "once", f'if [ ! -e {tmp_path}/called ]; then touch {tmp_path}/called; '
+                                   'exec cadical -q "$@"; fi\necho "s UNSATISFIABLE"\nexit 20\n')
+    assert main(["compare", "tetromino-L-4x4", "--count", "-b", f"exact,external:{once}", "--json"]) == 4
+    out = json.loads(capsys.readouterr().out)
+    assert [(r["backend"], r["count"], r["listed"], r["agree"]) for r in out["runs"]] == \
+        [("exact", 10, True, True), (f"external:{once}", 1, True, False)]
+    (tmp_path / "called").unlink()
+    assert main(["compare", "tetromino-L-4x4", "--count", "-b", f"exact,external:{once}"]) == 4
+    assert capsys.readouterr().out.splitlines()[-1] == \
+        f"!!! MISMATCH on tetromino-L-4x4: external:{once} counted fewer than the 10 solutions exact listed and verified"
 
 
 @pytest.mark.parametrize("argv,words", [
