@@ -70,6 +70,11 @@ class ExternalBackend(Backend):
             raise BackendOptionError("external: give a solver, e.g. external:cadical or external:/path/to/solver")
         exe = shutil.which(argv[0])
         if exe is None:
+            there = os.path.expanduser(argv[0])
+            if os.sep in argv[0] and os.path.isdir(there):
+                raise BackendError(f"external solver {argv[0]!r} is a directory, not a solver")
+            if os.sep in argv[0] and os.path.isfile(there):  # (there, but which() wants it executable)
+                raise BackendError(f"external solver {argv[0]!r} is not executable (chmod +x {shlex.quote(argv[0])})")
             raise BackendError(f"external solver {argv[0]!r} not found (not on PATH, not an executable file)")
         self.exe, self.args = exe, argv[1:]
         self.base = os.path.basename(exe)
@@ -155,8 +160,11 @@ class ExternalBackend(Backend):
                                "output)" + (": " + " | ".join(tail) if tail else ""))
         if not text.strip() and not printed:
             # a solver that gives up says so ('s UNKNOWN', MiniSat's INDET):
-            # silence is no answer at all (not a SAT solver, a wrong option)
-            raise SolverFailed(f"{self.base} exited with code {rc} and printed nothing: is it a DIMACS SAT solver?")
+            # silence is no answer at all (not a SAT solver, a wrong option);
+            # one that wrote its answer on stderr is shown it (QA)
+            tail = _tail(err_path)
+            raise SolverFailed(f"{self.base} exited with code {rc} and printed nothing on its standard output: is it "
+                               "a DIMACS SAT solver?" + (" Its standard error ends: " + " | ".join(tail) if tail else ""))
         try:
             ans = read_answer(text, where)
         except InputError as e:

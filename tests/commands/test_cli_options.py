@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -140,8 +141,31 @@ def test_a_solver_that_gives_up_is_not_blamed_on_the_time_limit(cli, tmp_path):
 def test_a_program_that_prints_no_answer_is_an_error(cli):
     r = cli("solve", "pentomino-3x20", "-b", "external:/bin/true")  # exits 0 without a word
     assert (r.code, r.out) == (4, "")  # the solver failed, not the input
-    assert r.err == ("puzzlesat: solver failed: true exited with code 0 and printed nothing: "
+    assert r.err == ("puzzlesat: solver failed: true exited with code 0 and printed nothing on its standard output: "
                      "is it a DIMACS SAT solver?\n")
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical is not installed: apt-get install -y cadical")
+def test_a_solver_that_answers_on_stderr_is_shown_it(cli, tmp_path):
+    fake = tmp_path / "onerr"
+    fake.write_text('#!/bin/sh\ncadical -q "$@" >&2\n')
+    fake.chmod(0o755)
+    r = cli("solve", "dominoes-2x4", "-b", f"external:{fake}")
+    assert (r.code, r.out) == (4, "")
+    assert r.err.startswith("puzzlesat: solver failed: onerr exited with code 10 and printed nothing on its standard "
+                            "output: is it a DIMACS SAT solver? Its standard error ends: s SATISFIABLE | v ")
+
+
+def test_a_solver_path_that_is_no_program_is_said_what_it_is(cli, tmp_path):
+    plain = tmp_path / "plain"
+    plain.write_text("#!/bin/sh\n")
+    r = cli("solve", "dominoes-2x4", "-b", f"external:{plain}")
+    assert (r.code, r.err) == (2, f"puzzlesat: external solver '{plain}' is not executable (chmod +x {plain})\n")
+    r = cli("solve", "dominoes-2x4", "-b", f"external:{tmp_path}")
+    assert (r.code, r.err) == (2, f"puzzlesat: external solver '{tmp_path}' is a directory, not a solver\n")
+    r = cli("solve", "dominoes-2x4", "-b", "external:nosuchsolver")
+    assert (r.code, r.err) == (2, "puzzlesat: external solver 'nosuchsolver' not found (not on PATH, not an "
+                                  "executable file)\n")
 
 
 def test_a_solver_that_crashes_is_exit_4_not_bad_input(cli, tmp_path):
