@@ -77,11 +77,38 @@ def _read(path: str) -> str:
                 data = f.read()
     except OSError as e:
         raise InputError(e.strerror or str(e), path) from None
+    data = _uncompressed(data, "<stdin>" if path == "-" else path)
     # a binary file is refused, and one in another encoding said at its line, as a puzzle file is
     text = decode_text(data, "<stdin>" if path == "-" else path)
     if "\0" in text:
         raise nul_error(data, "<stdin>" if path == "-" else path)
     return text
+
+
+#: compressed files by their first bytes: what export writes to m.cnf.gz,
+#: .xz or .bz2, and how SAT competitions ship CNFs
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"))
+
+
+def _uncompressed(data: bytes, path: str) -> bytes:
+    """``data``, decompressed when it is a gzip, xz or bzip2 file (read as
+    it is otherwise: a text file starting 'BZh' is no bzip2 stream)."""
+    import bz2
+    import gzip
+    import lzma
+    import zlib
+
+    for magic, how in _MAGIC:
+        if data.startswith(magic):
+            if how == "bzip2" and data[3:4] not in b"123456789":
+                return data
+            try:
+                return (gzip.decompress(data) if how == "gzip" else lzma.decompress(data) if how == "xz"
+                        else bz2.decompress(data))
+            except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError) as e:
+                raise InputError(f"a {how} file that cannot be decompressed ({e}): cut short or damaged?",
+                                 path) from None
+    return data
 
 
 def run(args) -> int:

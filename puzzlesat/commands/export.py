@@ -42,8 +42,22 @@ def add_arguments(p) -> None:
 SUFFIXES = {".opb": "opb", ".pb": "opb", ".pbtxt": "cpsat", ".textproto": "cpsat", ".cnf": "dimacs", ".dimacs": "dimacs"}
 
 
+#: compressed outputs, by the suffix after the format's (m.cnf.xz, as the SAT
+#: competitions ship their instances; solvers read them: CaDiCaL, Kissat,
+#: MiniSat gzip)
+COMPRESSED = {".gz": "gzip", ".xz": "xz", ".bz2": "bzip2"}
+
+
+def _compression(path: str) -> str | None:
+    """"gzip", "xz" or "bzip2" when ``path`` names a compressed file, else None."""
+    return COMPRESSED.get(os.path.splitext(path)[1].lower()) if path != "-" else None
+
+
 def run(args) -> int:
-    named = SUFFIXES.get(os.path.splitext(args.output)[1].lower()) if args.output != "-" else None
+    name = args.output
+    if _compression(name):  # m.cnf.gz: the format is the name's without its compression
+        name = os.path.splitext(name)[0]
+    named = SUFFIXES.get(os.path.splitext(name)[1].lower()) if args.output != "-" else None
     given = args.format
     # "-o m.opb" wrote DIMACS to it (QA)
     args.format = given or named or "dimacs"
@@ -179,14 +193,14 @@ def _write(path: str, chunks, done: dict) -> None:
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
         if os.path.abspath(path).startswith(("/dev/", "/proc/")) or (
                 os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode)):
-            with open(path, "w", encoding="utf-8") as f:
+            with open(path, "wb") as raw, _compressed(raw, _compression(path)) as f:
                 f.writelines(chunks)
             done["written"] = True
             return
         target = os.path.realpath(path)
         # a short name: the target's own may already be as long as a name can be
         fd, part = tempfile.mkstemp(prefix=".puzzlesat-", suffix=".part", dir=os.path.dirname(target))
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with os.fdopen(fd, "wb") as raw, _compressed(raw, _compression(path)) as f:
             f.writelines(chunks)
         _keep_mode(part, target)
         os.replace(part, target)
@@ -201,6 +215,28 @@ def _write(path: str, chunks, done: dict) -> None:
                     os.unlink(part)
             else:  # renamed into place, and stopped just after
                 done["written"] = True
+
+
+def _compressed(raw, how: str | None):
+    """A text writer (UTF-8) onto the binary file ``raw``, through the
+    compressor ``how`` names (None: none).  Closing it ends the compressed
+    stream (and closes ``raw``, which its own ``with`` closes again, as a
+    no-op)."""
+    import io
+
+    if how == "gzip":
+        import gzip
+
+        raw = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0)  # (no time stamp: the same export, the same bytes)
+    elif how == "xz":
+        import lzma
+
+        raw = lzma.LZMAFile(raw, "wb")
+    elif how == "bzip2":
+        import bz2
+
+        raw = bz2.BZ2File(raw, "wb")
+    return io.TextIOWrapper(raw, encoding="utf-8")
 
 
 def _keep_mode(part: str, path: str) -> None:

@@ -1243,3 +1243,46 @@ def test_a_nonograms_partial_opb_answer_is_checked_on_its_cells(tmp_path, nono, 
                 + "\n")
     capsys.readouterr()
     assert main(["decode", nono, a, "--cnf", str(opb)]) == 0
+
+
+# ---------------------------------------------------------- compressed files
+
+
+@pytest.mark.parametrize("suffix,unpack", [(".gz", "gzip"), (".xz", "lzma"), (".bz2", "bz2")])
+@pytest.mark.parametrize("name,fmt", [("m.cnf", "dimacs"), ("m.opb", "opb"), ("m.pbtxt", "cpsat")])
+def test_export_to_a_compressed_name_compresses(tmp_path, capsys, suffix, unpack, name, fmt):
+    # m.cnf.gz got the plain text under a .gz name, without a word (QA); the
+    # format is the name's without its compression
+    import importlib
+
+    plain, packed = tmp_path / name, tmp_path / (name + suffix)
+    assert main(["export", "tetromino-L-4x4", "-o", str(plain)]) == 0
+    assert main(["export", "tetromino-L-4x4", "-o", str(packed), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["format"] == fmt
+    assert importlib.import_module(unpack).decompress(packed.read_bytes()) == plain.read_bytes()
+
+
+@needs["minisat"]
+def test_decode_reads_compressed_answers_and_cnf(tmp_path, capsys):
+    import bz2
+    import gzip
+    import lzma
+
+    cnf = tmp_path / "m.cnf.gz"
+    assert main(["export", "pentomino-3x20", "-o", str(cnf)]) == 0
+    plain = tmp_path / "m.cnf"
+    plain.write_bytes(gzip.decompress(cnf.read_bytes()))
+    answer = _run_solver("minisat", str(cnf), tmp_path)  # (minisat reads gzip itself)
+    text = open(answer, "rb").read()
+    for packed, pack in (("a.gz", gzip.compress), ("a.xz", lzma.compress), ("a.bz2", bz2.compress)):
+        (tmp_path / packed).write_bytes(pack(text))
+        capsys.readouterr()
+        assert main(["decode", "pentomino-3x20", str(tmp_path / packed), "--cnf", str(cnf), "--json"]) == 0
+        res = json.loads(capsys.readouterr().out)
+        assert (res["valid"], res["true_primary"], res["falsified_clauses"]) == (True, 12, 0)
+    # cut short: said so, exit 2
+    (tmp_path / "cut.gz").write_bytes(gzip.compress(text)[:40])
+    assert main(["decode", "pentomino-3x20", str(tmp_path / "cut.gz")]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {tmp_path / 'cut.gz'}: a gzip file that cannot be decompressed "
+                                       "(Compressed file ended before the end-of-stream marker was reached): cut "
+                                       "short or damaged?\n")
