@@ -1675,8 +1675,12 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
     # identity terms run first: the solutions h fixes are among them, so an
     # empty identity term (k) makes every (h, k) term empty without a search
     empty_k: set[int] = set()
+    # a counter counts each term whole whatever the budget, so every term is
+    # counted: the whole count of classes, said beside the limit's (as in
+    # _burnside; it stopped at the limit, and the whole count was lost, QA)
+    budgeted = limit is not None and ctr.backend.can_enumerate
     for (i, k), rs in sorted(terms.items(), key=lambda t: (bool(t[0][0] and group[t[0][0]]), t[0][1], t[0][0])):
-        if limit is not None and total >= limit:
+        if budgeted and total >= limit:
             return math.ceil(total), False
         h = group[i]
         if h and k in empty_k:
@@ -1685,7 +1689,7 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
         extra = [Clause((-v,)) for v in c.vars if v not in allowed]
         if h:
             extra += equalities(h)
-        budget = None if limit is None else math.ceil((limit - total) * k)
+        budget = math.ceil((limit - total) * k) if budgeted else None
         # identity runs list solutions (a class met twice is kept once: _Counter.group)
         r = ctr.run(problem.with_constraints(extra), keep=not h, budget=budget)
         # every term is >= 0, so a partial sum (of partial counts) is a lower bound

@@ -923,7 +923,7 @@ def test_a_quotient_it_cannot_take_is_said_as_such_not_as_the_board(kb, cli, tmp
     assert j["backend"] != "kasteleyn"
 
 
-def test_a_count_up_to_symmetry_capped_by_the_limit_says_the_whole_count(kb, cli):
+def test_a_count_up_to_symmetry_capped_by_the_limit_says_the_whole_count(kb, cli, tmp_path):
     # QA: the raw count said "kasteleyn counted N in all" past --limit, the
     # count up to symmetry dropped it (its identity term stopped at the
     # limit's budget, a bound an enumerating engine needs and a counter not)
@@ -933,3 +933,14 @@ def test_a_count_up_to_symmetry_capped_by_the_limit_says_the_whole_count(kb, cli
                                      "not unique; kasteleyn counted 1,629,189 in all")
     j = cli("count", "dominoes-8x8", "-b", "kasteleyn", "--unique", "--limit", "5", "--json").json()
     assert (j["count"], j["complete"], j["count_without_limit"], j["verdict"]) == (5, False, 1629189, "multiple")
+    # the same where a cell every symmetry keeps restricts the run (on the
+    # mirror's axis), not plain Burnside: it stopped at the limit (QA)
+    f = tmp_path / "axis.toml"
+    f.write_text('lattice = "square"\n[board]\nart = """\n#####\n##*##\n#####\n#####\n"""\n'
+                 '[[pieces]]\nname = "D"\ncells = [[1, 1], [1, 2]]\ncount = 8\n'
+                 '[[pieces]]\nname = "m"\ncells = [[1, 1]]\ncount = 3\n')
+    j = cli("count", f, "-b", "kasteleyn", "--unique", "--json").json()
+    assert (j["count"], j["complete"], j["symmetries"]) == (1068, True, 2)
+    assert cli("count", f, "-b", "exact", "--unique", "--json").json()["count"] == 1068
+    j = cli("count", f, "-b", "kasteleyn", "--unique", "--limit", "3", "--json").json()
+    assert (j["count"], j["complete"], j["count_without_limit"], j["verdict"]) == (3, False, 1068, "multiple")
