@@ -1439,12 +1439,9 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         watch = _Refuter(refuters, problem, ctr, deadline) if refuters else nullcontext()
         # (the count's engines look at ``halt`` that often)
         with watch, backend_base.asking_every(REFUTER_ASKS) if refuters else nullcontext():
+            if lister is not None:
+                ctr.keep = False  # (the counter keeps none: the lister's come after its count, below)
             try:
-                if lister is not None:
-                    want = ctr.raw_for(keep_at_most)
-                    shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want, lambda: None)
-                    ctr.add_solutions(shown.solutions, shown.assignments)
-                    ctr.keep = False
                 known = (verified_known(puzzle, problem) if use_known and not unique and backend.can_enumerate
                          and _blocks(backend, problem) else None)
                 if unique and len(problem.symmetries) > 1:
@@ -1487,6 +1484,20 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             except KeyboardInterrupt:  # (outside an engine's search, which reports what it had)
                 n, complete = max(ctr.at_least, len(ctr.solutions)), False
                 ctr.stopped_by = "interrupted"
+            if lister is not None and (n or whole) and ctr.stopped_by != "interrupted" and not deadline.expired():
+                # the few solutions asked for, after the count: a board with
+                # none is not searched for one first (two mutilated boards
+                # joined by a door: the determinant's 0 at once, where the
+                # lister searched for minutes before the count began)
+                want = ctr.raw_for(keep_at_most)
+                try:
+                    shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want,
+                                             lambda: None)
+                    ctr.add_solutions(shown.solutions, shown.assignments)
+                except KeyboardInterrupt:  # the count stands; fewer solutions are shown
+                    pass
+                if limit is not None:
+                    del ctr.solutions[limit:]
     runs = max(ctr.runs, prog.parts_total)
     if isinstance(watch, _Refuter) and watch.refuted:
         refuter = watch.engine

@@ -95,7 +95,9 @@ def run(args) -> int:
     try:
         # only the solutions shown are kept (a count of millions lists none of the rest)
         out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
-                         keep=bool(args.show) or (args.limit is not None and args.limit <= 2 and backend.can_enumerate),
+                         # (--limit 1 or 2 prints what it found, as --show 2: a counter's come from an
+                         # engine that lists them, as for --show; it said that it could not show them, QA)
+                         keep=bool(args.show) or (args.limit is not None and args.limit <= 2),
                          keep_at_most=n_shown, progress=progress,
                          problem=problem, jobs=args.jobs or CORES, use_known=not args.no_goal,
                          may_switch=args.backend is None, cluster=cluster)

@@ -185,6 +185,14 @@ def test_a_count_capped_by_the_limit_still_says_the_whole_count_ganak_found(gana
                                      "ganak counted 5 in all")
     j = cli("count", "dominoes-2x4", "-b", "ganak", "--limit", "2", "--json").json()
     assert (j["count"], j["complete"], j["count_without_limit"], j["verdict"]) == (2, False, 5, "multiple")
+    # and shows two of them, as --show 2 does with a counter (it said it could
+    # not: "ganak counts without listing solutions", QA)
+    assert len(j["solutions"]) == 2 and j["solutions"][0] != j["solutions"][1]
+    for sol in j["solutions"]:  # four dominoes covering the 2 x 4 board's 8 cells, each once
+        cells = [tuple(c) for p in sol["placements"] for c in p["cells"]]
+        assert [len(p["cells"]) for p in sol["placements"]] == [2] * 4
+        assert sorted(cells) == [(r, c) for r in (1, 2) for c in (1, 2, 3, 4)]
+    assert r.out.count("\nsolution ") == 2
     # an engine that lists stops at the limit and knows no more
     j = cli("count", "dominoes-2x4", "-b", "exact", "--limit", "2", "--json").json()
     assert (j["count"], j["complete"], j["count_without_limit"]) == (2, False, None)

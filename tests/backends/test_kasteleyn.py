@@ -872,6 +872,12 @@ def test_count_uses_it_by_default_and_says_so(cli, tmp_path):
     d = cli("count", f, "--json", "-t", "60").json()
     assert (d["count"], d["complete"], d["backend"], d["method"], d["subproblems"]) == (
         0, True, "kasteleyn", "determinant", 1)
+    # solutions asked for are listed after the count, when it finds some: the
+    # engine that lists them searched this board for minutes first (-t: it
+    # would stop there, exit 3)
+    for ask in (["--limit", "2"], ["--show", "1"]):
+        d = cli("count", f, "-b", "kasteleyn", *ask, "--json", "-t", "60").json()
+        assert (d["count"], d["complete"], d["verdict"], d["solutions"]) == (0, True, "none", []), ask
     # solutions to list (--limit), or a few to count (Knuth's estimate: 4.9;
     # listed before networkx would have loaded): another engine
     d = cli("count", "dominoes-2x4", "--limit", "2", "--json").json()

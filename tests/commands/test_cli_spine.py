@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from puzzlesat.loading import load_puzzle
+
 
 def test_solve_prints_the_board_and_backend(cli):
     r = cli("solve", "pentomino-3x20")
@@ -335,12 +337,14 @@ def test_count_limit_2_answers_unique_or_multiple(cli):
     assert r.code == 0
     assert r.out.splitlines()[0] == "1 solution (unique)"
     # a model counter counts them all (2, complete): the verdict all the same,
-    # and why no two solutions are shown
-    r = cli("count", "twins", "--limit", "2", "-b", "ganak")
-    assert r.code == 0, r.err
-    lines = r.out.splitlines()
-    assert (lines[0], lines[-1]) == ("2 solutions: not unique", "(ganak counts without listing solutions; "
-                                     "an engine that lists them, such as -b cadical195, shows them)")
+    # and the two solutions, listed by an engine that lists them (as --show 2)
+    r = cli("count", "twins", "--limit", "2", "-b", "ganak", "--json")
+    d = r.json()
+    assert (r.code, d["count"], d["complete"], d["verdict"], d["backend"]) == (0, 2, True, "multiple", "ganak")
+    twins = load_puzzle("twins")
+    assert len(d["solutions"]) == 2 and d["solutions"][0] != d["solutions"][1]
+    for rows in d["solutions"]:
+        twins.verify(tuple(tuple(int(c == "#") for c in row) for row in rows))
 
 
 def test_preprocess_on_solve_and_count(cli):
