@@ -121,7 +121,7 @@ def pick_backend(problem: Problem, name: str | None, job: str, encoding: str | N
     if name is not None:
         be = get_backend(name, encoding=encoding)
         why = be.supports(problem)
-        if why:
+        if why and fixed_by_units(problem) is None:  # (units settle it: no engine is called, and a note says so)
             raise BackendError(f"backend {name!r} cannot take this problem: {why}")
         return be
     if job == "count":

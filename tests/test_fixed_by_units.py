@@ -63,6 +63,12 @@ def test_solve_and_count_of_a_line_solved_nonogram_call_no_engine(cli):
     assert r.out.splitlines()[-1].endswith(" s, no search: the model's unit clauses fix every variable")
     assert r.err.strip() == ("puzzlesat: note: the model of dancer is unit clauses that fix every variable: no "
                              "search, so --backend cpsat is not used")
+    # an engine that could not take the model is not called either: a note,
+    # as for the others (it was "cannot take this problem", exit 2, QA)
+    r = cli("count", "dancer", "-b", "kasteleyn")
+    assert (r.code, r.out.splitlines()[0]) == (0, "1 solution (unique)")
+    assert r.err.strip() == ("puzzlesat: note: the model of dancer is unit clauses that fix every variable: no "
+                             "search, so --backend kasteleyn is not used")
     # the solution is at hand, so it is shown, whatever the engine named
     # could list (the hint named "None" as the engine that counts without listing)
     r = cli("count", "dancer", "--limit", "1", "-b", "ganak")
