@@ -292,8 +292,8 @@ def _main(argv: list[str] | None) -> int:
         return _fail(args, f"puzzlesat: {e}", "bad-input", EXIT_BAD_INPUT)
     except VerificationError as e:
         return _fail(args, f"puzzlesat: verification failed: {e}", "verification-failed", EXIT_INTERNAL)
-    except KeyboardInterrupt:
-        return _fail(args, "puzzlesat: interrupted", "interrupted", EXIT_INCOMPLETE)
+    except KeyboardInterrupt as e:
+        return _fail(args, "puzzlesat: interrupted", "interrupted", EXIT_INCOMPLETE, getattr(e, "json_extra", None))
     except BuildTimeLimit as e:
         return _fail(args, f"puzzlesat: stopped: {e}", "time-limit", EXIT_INCOMPLETE, getattr(e, "json_extra", None))
     except BrokenPipeError:  # (binary output, sys.stdout.buffer: its answer is unknown here)

@@ -56,9 +56,9 @@ def run(args) -> int:
 
     try:
         puzzle, problem, lines = load(args, family="nonogram", then=line_solve, compile_unless=_solved_by_lines)
-    except BuildTimeLimit as e:
-        if args.steps and seen:
-            _steps_before_stop(seen[0], e, args)
+    except (BuildTimeLimit, KeyboardInterrupt) as e:
+        if seen:
+            _said_before_stop(seen[0], e, args)
         raise
     searched = problem is not None
     if searched:
@@ -160,23 +160,48 @@ def _print_steps(lines) -> None:
         print()
 
 
-def _steps_before_stop(puzzle, stop: BuildTimeLimit, args) -> None:
-    """``--steps`` when the time limit ran out before any search: the
-    line-solving rounds finished by then (all of them, when it was
-    compiling that ran out), printed before the message, or in JSON the
-    error object's ``steps`` and ``line_solving_finished``."""
+def _said_before_stop(puzzle, stop: BaseException, args) -> None:
+    """What check knows when the time limit or Ctrl-C stops it before any
+    search: with ``--steps`` the line-solving rounds finished by then (all of
+    them, when it was compiling that ran out), and once line solving has
+    ended, its verdict (line solvable, the cells it fixes): printed before
+    the message, or in JSON the error object's ``steps``,
+    ``line_solving_finished``, ``line_solvable``, ``cells_fixed_by_lines``,
+    ``cells``, ``line_rounds`` and ``line_contradiction`` (they were dropped,
+    though known, and Ctrl-C dropped the rounds too; QA)."""
     lines, finished = puzzle.lines_so_far()
     if lines is None:
         return
+    extra = {}
+    if args.steps:
+        extra.update(steps=_steps_json(lines), line_solving_finished=finished)
+    if finished:
+        extra.update(line_solvable=lines.solved, cells_fixed_by_lines=lines.fixed,
+                     cells=lines.cells, line_rounds=len(lines.rounds), line_contradiction=lines.contradiction_at)
     if args.json:
-        stop.json_extra = {"steps": _steps_json(lines), "line_solving_finished": finished}
+        stop.json_extra = extra
         return
-    _print_steps(lines)
-    if not finished:
-        from ..errors import plural
+    if args.steps:
+        _print_steps(lines)
+        if not finished:
+            from ..errors import plural
 
-        print(f"(line solving was stopped by the time limit after {plural(len(lines.rounds), 'round')})")
+            by = "Ctrl-C" if isinstance(stop, KeyboardInterrupt) else "the time limit"
+            print(f"(line solving was stopped by {by} after {plural(len(lines.rounds), 'round')})")
+    if finished:
+        _print_line_solvable(lines)
     sys.stdout.flush()
+
+
+def _print_line_solvable(lines) -> None:
+    from ..errors import number, plural
+
+    if lines.contradiction:
+        print(f"line solvable: no: line logic finds a contradiction (no solution): {lines.contradiction_said()}")
+        return
+    pct = 100.0 * lines.fixed / lines.cells if lines.cells else 100.0
+    print(f"line solvable: {'yes' if lines.solved else 'no'}: line logic fixes {number(lines.fixed)} of "
+          f"{plural(lines.cells, 'cell')} ({pct:.0f}%) in {plural(len(lines.rounds), 'round')}")
 
 
 def _yes(v) -> str:
@@ -212,14 +237,7 @@ def _print(puzzle, rep, lines, out, args) -> None:
             print("unique:        yes")
         else:
             print("unique:        no: at least two solutions (shown below)")
-    pct = 100.0 * rep["cells_fixed_by_lines"] / rep["cells"] if rep["cells"] else 100.0
-    fixed = f"{number(rep['cells_fixed_by_lines'])} of {plural(rep['cells'], 'cell')}"
-    if lines.contradiction:
-        print(f"line solvable: no: line logic finds a contradiction (no solution): {lines.contradiction_said()}")
-    else:
-        verdict = "yes" if rep["line_solvable"] else "no"
-        print(f"line solvable: {verdict}: line logic fixes {fixed} ({pct:.0f}%) in "
-              f"{plural(rep['line_rounds'], 'round')}")
+    _print_line_solvable(lines)
     listed = rep["solutions"]
     if puzzle.goal is None:
         print("goal:          none in the file")

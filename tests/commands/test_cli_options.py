@@ -1185,16 +1185,64 @@ def test_check_steps_stopped_while_compiling_still_shows_the_line_solving_rounds
     assert cli.main(["check", "5-dom", "--steps"]) == 0
     whole = capsys.readouterr().out
     rounds = whole[:whole.index("5-Dom (")]  # every round, then the report
+    # and line logic's verdict, known by then (it was dropped, QA)
+    verdict = next(line for line in whole.splitlines() if line.startswith("line solvable: "))
+    assert verdict == "line solvable: no: line logic fixes 0 of 121 cells (0%) in 2 rounds"
+    assert cli.main(["check", "5-dom", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    known = ("line_solvable", "cells_fixed_by_lines", "cells", "line_rounds", "line_contradiction")
     _stop_in(monkeypatch, Nonogram, "compile")
     assert cli.main(["check", "5-dom", "--steps", "-t", "0.5"]) == 3
     r = capsys.readouterr()
-    assert (r.out, r.err) == (rounds, "puzzlesat: stopped: the time limit (0.5 s) ran out while reading, "
-                                      "compiling and line solving 5-dom, before any search\n")
+    assert (r.out, r.err) == (rounds + verdict + "\n", "puzzlesat: stopped: the time limit (0.5 s) ran out while "
+                                                      "reading, compiling and line solving 5-dom, before any search\n")
     assert cli.main(["check", "5-dom", "--steps", "-t", "0.5", "--json"]) == 3
     got = json.loads(capsys.readouterr().out)
     assert (got["kind"], got["line_solving_finished"]) == ("time-limit", True)
     assert [s["grid"] for s in got["steps"]] == [
         block.splitlines()[1:] for block in rounds.strip("\n").split("\n\n")]
+    assert {k: got[k] for k in known} == {k: report[k] for k in known}
+    # without --steps: the verdict alone
+    assert cli.main(["check", "5-dom", "-t", "0.5"]) == 3
+    assert capsys.readouterr().out == verdict + "\n"
+
+
+def test_check_stopped_by_ctrl_c_before_any_search_says_what_it_knows(monkeypatch, capsys):
+    # Ctrl-C while compiling, or in the middle of line solving, dropped the
+    # rounds --steps had finished, which the time limit kept (QA)
+    from puzzlesat import cli
+    from puzzlesat.models.nonogram import linesolve
+    from puzzlesat.models.nonogram.puzzle import Nonogram
+
+    assert cli.main(["check", "5-dom", "--steps"]) == 0
+    whole = capsys.readouterr().out
+    rounds = whole[:whole.index("5-Dom (")]
+    verdict = next(line for line in whole.splitlines() if line.startswith("line solvable: "))
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(Nonogram, "compile", interrupted)
+        assert cli.main(["check", "5-dom", "--steps"]) == 3
+        r = capsys.readouterr()
+        assert (r.out, r.err) == (rounds + verdict + "\n", "puzzlesat: interrupted\n")
+        assert cli.main(["check", "5-dom", "--json"]) == 3
+        got = json.loads(capsys.readouterr().out)
+        assert (got["kind"], got["cells_fixed_by_lines"], got["line_rounds"], got["cells"]) == \
+            ("interrupted", 0, 2, 121)
+    real, calls = linesolve.solve_line, []
+
+    def stops_in_round_2(*a, **k):
+        calls.append(1)
+        if len(calls) > 11:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(linesolve, "solve_line", stops_in_round_2)
+    assert cli.main(["check", "5-dom", "--steps"]) == 3
+    r = capsys.readouterr()
+    assert r.out == rounds.split("\n\n")[0] + "\n\n(line solving was stopped by Ctrl-C after 1 round)\n"
 
 
 def test_check_steps_stopped_while_line_solving_shows_the_rounds_finished(monkeypatch, capsys):
