@@ -238,8 +238,8 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
             d.goal, d.goal_line = "".join(ch for _, ch in goal), lineno
         elif key == "color":
             if not _COLOR.fullmatch(rest.strip()):
-                raise InputError(f"malformed color line {echo(s)!r}: expected a letter a-z, a space and a "
-                                 "six-digit hex colour, as in 'color a #ff0000'", path, lineno)
+                raise InputError(f"malformed color line {echo(s)!r}: expected a colour letter (a-z, or A-Z read as "
+                                 "a-z), a space and a six-digit hex colour, as in 'color a #ff0000'", path, lineno)
             letter = rest.strip()[0].lower()
             if letter in colour_keys:  # (one letter given twice is no second colour)
                 raise InputError(f"color {echo(letter)} given twice (first on line {colour_keys[letter][1]})",
@@ -252,6 +252,14 @@ def _load(text: str, path: str, ignored: _Ignored) -> Nonogram:
             d.meta[key] = _text_value(rest, key, path, lineno)
         else:  # FORMAT.md: "Parsers must ignore any line that they don't recognize"
             ignored.key(parts[0], lineno)
+    if len(colours) == 1 and len(colour_keys) > 1 and set(colours) <= set(colour_keys):
+        # colours defined that no clue uses: a black-and-white puzzle (two
+        # were refused as multicolour, QA); said, and its goal knows only the
+        # clues' colour
+        for letter, (value, at) in sorted(colour_keys.items(), key=lambda kv: kv[1][1]):
+            if letter not in colours:
+                ignored.warnings.append(f"{path}:{at}: color {echo(value)} ignored: no clue uses colour {letter}")
+        colour_keys = {letter: v for letter, v in colour_keys.items() if letter in colours}
     if len(colours) > 1 or len(colour_keys) > 1:
         # the line of the second colour: where the file stops being black and white
         line = (sorted(v[1] for v in colour_keys.values())[1] if len(colour_keys) > 1

@@ -138,9 +138,12 @@ BAD_NON = [
     ("width 1\nheight 1\ncolor a #ff0000\ncolor b #00ff00\nrows\n1\ncolumns\n1\n",
      "b.non:4: multicolour nonograms (colours a #ff0000, b #00ff00) are not supported yet; "
      "only black-and-white ones"),
-    ("width 1\nheight 1\ncolor a #ff0000\ncolor b #00ff00\nrows\n1a\ncolumns\n1a\n",
-     "b.non:4: multicolour nonograms (colours a #ff0000, b #00ff00) are not supported yet; "
-     "only black-and-white ones"),
+    # clues in two letters are, whatever the color lines say
+    ("width 2\nheight 1\ncolor a #ff0000\ncolor b #00ff00\nrows\n1a,1b\ncolumns\n1a\n1b\n",
+     "b.non:4: multicolour nonograms (colours a, b) are not supported yet; only black-and-white ones"),
+    # a colour no clue uses is no second colour in the goal either
+    ("width 1\nheight 1\ncolor a #ff0000\ncolor b #00ff00\nrows\n1a\ncolumns\n1a\ngoal \"b\"\n",
+     "b.non:9: goal: 'b' at row 1, column 1 is neither 0 (white) nor 1 or a (black)"),
     # a negative clue past the height is still a clue line, named as one (not an unknown key '-1')
     ("width 1\nheight 1\nrows\n1\n-1\ncolumns\n1\n", "b.non:5: negative number '-1' in row 2 clue '-1'"),
     # nine digits are allowed (MAX_DIGITS): the number is read, and then too long for the row
@@ -155,6 +158,15 @@ BAD_NON = [
     ("width 100000\nheight 100000\nrows\n",
      "b.non:2: a 100000 x 100000 grid (10,000,000,000 cells) is too large (at most 1,000,000 cells)"),
 ]
+
+
+def test_non_a_colour_no_clue_uses_is_ignored_with_a_warning():
+    # two colours defined, the clues all in one: black and white (it was
+    # refused as multicolour, QA); the unused colour is said, not dropped
+    p = nonfile.load("width 2\nheight 1\ncolor a #000000\ncolor b #ff0000\nrows\n1a\ncolumns\n1a\n0\n"
+                     "goal \"a0\"\n", "b.non")
+    assert (p.rows, p.cols, p.goal) == ([(1,)], [(1,), ()], ((1, 0),))
+    assert list(p.ignored) == ["b.non:4: color b #ff0000 ignored: no clue uses colour b"]
 
 
 @pytest.mark.parametrize("text,message", BAD_NON)
@@ -824,7 +836,8 @@ def test_non_text_after_a_goal_before_the_clues_is_an_error_at_its_line(tmp_path
         2, "", f"puzzlesat: {p}:3: goal: text '# my goal' after the goal's closing quote")
 
 
-COLOR = "expected a letter a-z, a space and a six-digit hex colour, as in 'color a #ff0000'"
+COLOR = ("expected a colour letter (a-z, or A-Z read as a-z), a space and a six-digit hex colour, as in "
+         "'color a #ff0000'")
 
 
 @pytest.mark.parametrize("line,message", [
