@@ -1484,6 +1484,11 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             except KeyboardInterrupt:  # (outside an engine's search, which reports what it had)
                 n, complete = max(ctr.at_least, len(ctr.solutions)), False
                 ctr.stopped_by = "interrupted"
+            if unique and not complete and not n and use_known and verified_known(puzzle, problem) is not None:
+                # a count up to symmetry does not start from the file's solution,
+                # but that verified solution is one class: "at least 0" said less
+                # than is known (QA)
+                n = 1
             if lister is not None and (n or whole) and ctr.stopped_by != "interrupted" and not deadline.expired():
                 # the few solutions asked for, after the count: a board with
                 # none is not searched for one first (two mutilated boards

@@ -72,9 +72,12 @@ def run(args) -> int:
             backend, choice = backend_for(args, problem, "count"), None
     if args.no_goal and getattr(puzzle, "goal", None) is not None and (args.unique or not backend.can_enumerate):
         # (jobs.count starts from the goal only in a plain count by an engine that lists solutions)
-        why = ("a count up to symmetry (--unique)" if args.unique
-               else f"{backend.name}, which counts without listing solutions,")
-        note(f"puzzlesat: note: --no-goal has no effect: {why} never starts from the goal")
+        if args.unique:  # (the verified goal is one class: a stopped count's "at least 1", unless --no-goal)
+            note("puzzlesat: note: --no-goal: a count up to symmetry (--unique) never starts from the goal; "
+                 "here it only keeps the goal out of the lower bound a stopped count gives")
+        else:
+            note(f"puzzlesat: note: --no-goal has no effect: {backend.name}, which counts without listing "
+                 "solutions, never starts from the goal")
     if args.jobs is not None and args.jobs > 1 and not backend.splits_pay and not args.cluster:
         # (said as the cluster's line says it; -j 1 asks for what happens anyway)
         note(f"puzzlesat: note: --jobs {args.jobs} has no effect: {backend.name} counts the whole at once "

@@ -98,8 +98,9 @@ def test_no_goal_without_a_goal_and_color_with_json_are_said(cli):
 
     # a goal that the count would never start from: said (QA: silently ignored)
     r = cli("count", "dancer", "--unique", "--no-goal")
-    assert (r.code, r.err) == (0, "puzzlesat: note: --no-goal has no effect: a count up to symmetry (--unique) "
-                                  "never starts from the goal\n")
+    assert (r.code, r.err) == (0, "puzzlesat: note: --no-goal: a count up to symmetry (--unique) never starts from "
+                                  "the goal; here it only keeps the goal out of the lower bound a stopped count "
+                                  "gives\n")
     r = cli("count", "dancer", "-b", "ganak", "--no-goal", "--no-preprocess")
     assert (r.code, r.err) == (0, "puzzlesat: note: --no-goal has no effect: ganak, which counts without listing "
                                   "solutions, never starts from the goal\n")
@@ -1326,3 +1327,13 @@ def test_an_option_of_another_command_says_whose_it_is(cli, args, message):
         assert (r.code, r.out) == (2, "")
     assert r.err.startswith("usage: puzzlesat solve ")
     assert r.err.endswith(f"\npuzzlesat solve: error: {message}\n")
+
+
+def test_a_stopped_count_up_to_symmetry_counts_the_verified_goal_as_one_class(starved):
+    # the goal, verified, is a solution: "at least 0" said less than is known (QA)
+    code, out = starved("count", "dancer", "--unique", "--no-preprocess")
+    assert (code, out.splitlines()[0]) == (3, "at least 1 solution up to symmetry, incomplete (stopped by the "
+                                              "time limit)")
+    code, out = starved("count", "dancer", "--unique", "--no-preprocess", "--no-goal")
+    assert (code, out.splitlines()[0]) == (3, "at least 0 solutions up to symmetry, incomplete (stopped by the "
+                                              "time limit)")
