@@ -486,6 +486,10 @@ class _Reader:
             size = board.get("size")
             if isinstance(size, list) and len(size) in (1, 3, 4) and "art" not in board:
                 return CubicLattice(len(size))  # a box's dimension names its lattice
+            if isinstance(size, list) and (len(size) == 0 or len(size) > 4) and "art" not in board:
+                # (as a .box file says it; "the square lattice has 2 dimensions"
+                # named a lattice the file never asked for, QA)
+                self.fail(f"a box has 1 to 4 dimensions (the size's numbers), got {len(size)}", "board", "size")
             return get_lattice("square")
         name = self._str(data["lattice"], "lattice", what="lattice")
         if name not in LATTICES:
