@@ -277,7 +277,8 @@ DOMINOES = '[[pieces]]\nset = "dominoes"\n'
     ('lattice = "square"\n[board]\nsize = [2, 2, 2]\n' + DOMINOES,
      "t.toml:3: size has 3 numbers but the square lattice has 2 dimensions"),
     # no lattice named: the size's dimension chooses one, as in a .box file (QA: "the square lattice")
-    ("[board]\nsize = [2, 2, 1, 1, 1]\n" + DOMINOES, "t.toml:2: a box has 1 to 4 dimensions (the size's numbers), got 5"),
+    ("[board]\nsize = [2, 2, 1, 1, 1]\n" + DOMINOES,
+     "t.toml:2: a box has 1 to 4 dimensions (the size's numbers), got 5"),
     ("[board]\nsize = []\n" + DOMINOES, "t.toml:2: a box has 1 to 4 dimensions (the size's numbers), got 0"),
     # the free L and the one-sided L are different pieces: one name cannot be both
     ("[board]\nsize = [2, 4]\n[[pieces]]\nname = 'L'\ncells = [[1, 1], [2, 1], [3, 1], [3, 2]]\n"
