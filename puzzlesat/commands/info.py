@@ -54,7 +54,8 @@ def run(args) -> int:
         kept = fam.get("piece_symmetries")
         print(f"{fam.get('lattice', '')} board, {plural(fam.get('board_cells'), 'cell')} to cover, "
               f"{plural(fam.get('board_symmetries'), 'board symmetry', 'board symmetries')}"
-              + (f" ({kept} of them also map{'s' if kept == 1 else ''} the set of pieces onto itself)"
+              + (f" ({kept} of them also map{'s' if kept == 1 else ''} the set of pieces onto itself"
+                 + (" and the pieces fixed in place onto pieces fixed in place" if fam.get("fixed") else "") + ")"
                  if kept is not None and kept != fam.get("board_symmetries") else ""))
         if fam["pieces"]:
             print(f"{'piece':<8}{'count':>6}{'cells':>6}{'orientations':>14}{'placements':>12}")

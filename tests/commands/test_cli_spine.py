@@ -159,8 +159,10 @@ def test_info_counts_the_board_symmetries_and_says_why_there_is_no_solution(cli,
     box.write_text("BOX / 1 * 3\nRESERVE / (M) (1, 1)\nRESERVE / (M) (1, 3)\n" + "ELEMENT / (M) (1, 1)\n" * 3)
     assert cli("info", box).out.splitlines()[1] == "square board, 1 cell to cover, 2 board symmetries"
     box.write_text("BOX / 2 * 4\nRESERVE / (D) (1, 1), (1, 2)\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * 4)
+    # (what cuts them down is the piece fixed in place: said, QA)
     assert cli("info", box).out.splitlines()[1] == (
-        "square board, 6 cells to cover, 4 board symmetries (1 of them also maps the set of pieces onto itself)")
+        "square board, 6 cells to cover, 4 board symmetries (1 of them also maps the set of pieces onto itself "
+        "and the pieces fixed in place onto pieces fixed in place)")
     assert d["no_solution"] == f"piece I6 ({f}:3) fits nowhere on the board" and d["area_mismatch"] is None
     # count's precheck answer says the board's symmetries too (it said 1: no placement to permute)
     assert cli("count", f, "--unique", "--json").json()["symmetries"] == 4
