@@ -185,11 +185,12 @@ def run(args) -> int:
                       f"fewer than {jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a "
                       "known solution, are not)")
         exp = puzzle.expected.get("unique" if args.unique else "count")
+        # (a warning, as solve and decode say it: it was a "note:" here, QA)
         if exp is not None and out.complete and exp != out.count:
-            print(f"note: the instance file expects {exp}", file=sys.stderr)
+            note(f"puzzlesat: warning: the instance file expects {exp:,}; the count is {out.count:,}")
         elif exp is None and out.complete and out.count == 0 and (some := jobs.expected_some(puzzle, args.unique)):
             # (only the other kind of count stated: none contradicts it too)
-            print(f"note: the instance file expects {some}", file=sys.stderr)
+            note(f"puzzlesat: warning: the instance file expects {some}; the count is 0")
         for i, s in enumerate(shown, 1):
             print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")
         if n_shown and not shown and out.count and not backend.can_enumerate and out.backend is not None:

@@ -557,3 +557,12 @@ def test_sigterm_ends_a_solve_whose_solver_holds_the_interpreter(backend, extra,
             p.communicate()
             pytest.fail(f"puzzlesat solve -b {backend} outlived SIGTERM by 60 s")
         assert (p.returncode, out, err) == (-signal.SIGTERM, "", "")
+
+
+def test_a_count_other_than_the_file_expects_is_a_warning(cli, tmp_path):
+    # (as solve and decode say it; count said "note:", outside --json's warnings, QA)
+    f = tmp_path / "d.box"
+    f.write_text("# expected-count: 7\nBOX / 2 * 4\n" + "ELEMENT / (D) (1, 1), (1, 2)\n" * 4)
+    r = cli("count", f)
+    assert (r.code, r.out.splitlines()[0], r.err) == (
+        0, "5 solutions", "puzzlesat: warning: the instance file expects 7; the count is 5\n")
