@@ -246,7 +246,10 @@ def run(args) -> int:
     try:
         puzzle.verify(sol)
     except VerificationError as e:
-        if answer.is_contiguous() and answer.max_var() != n_vars:
+        # (an answer of the primary variables exactly is a solver's partial
+        # model, as decode takes a right one: a wrong one is the solver's
+        # fault, exit 4, not "cut short", exit 2; QA)
+        if answer.is_contiguous() and answer.max_var() not in (n_vars, len(problem.primary)):
             # (check_range refused max_var() > n_vars): variables 1..k, k < n
             if declared is None and opb is None:
                 has = f"this instance's CNF{_options(named_encoding, unique)} has"

@@ -501,6 +501,27 @@ def test_decode_short_answer_says_it_may_be_cut_short(tmp_path, capsys):
                           "encoding (the decoded board fails: ")
 
 
+def test_decode_an_answer_of_the_primary_variables_alone_is_judged_as_a_model(tmp_path, capsys):
+    # twins: 15 cells, 33 variables.  Its right picture as the 15 cells alone
+    # decodes (a partial model); a wrong one is the solver's fault, exit 4,
+    # not "cut short" (exit 2, QA)
+    twins = load_puzzle("twins")
+    problem = twins.compile(preprocess=False)
+    assert (len(problem.primary), problem.primary) == (15, list(range(1, 16)))
+    assert main(["count", "twins", "--limit", "1", "--json"]) == 3
+    rows = json.loads(capsys.readouterr().out)["solutions"][0]
+    cells = [c == "#" for row in rows for c in row]
+    right = _answer(tmp_path, "SAT\n" + " ".join(str(v if b else -v) for v, b in enumerate(cells, 1)) + " 0\n",
+                    "right.txt")
+    assert main(["decode", "twins", right]) == 0
+    capsys.readouterr()
+    wrong = _answer(tmp_path, "SAT\n" + " ".join(str(-v if b else v) for v, b in enumerate(cells, 1)) + " 0\n",
+                    "wrong.txt")
+    assert main(["decode", "twins", wrong]) == 4
+    assert capsys.readouterr().err.startswith(f"puzzlesat: verification failed: {wrong}: the solver's model is "
+                                              "not a solution: row 1 has runs ")
+
+
 def test_decode_short_answer_with_the_cnf_is_bad_input_too(tmp_path, capsys):
     # with --cnf (or a header line in the answer) naming this instance, a
     # short answer was reported as a failed verification, exit 4
