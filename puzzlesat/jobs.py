@@ -545,6 +545,12 @@ def _search_symmetric_first(puzzle: Puzzle, problem: Problem, backend: Backend, 
                             add(frozenset(g.get(v, v) for v in sol), label)
                 if stopped:
                     return _Found(decoded, False, "interrupted", how, runs)
+                if r.stopped_by not in (None, "time-limit", "limit", "interrupted") and not r.solutions:
+                    # the engine gave up (an outside solver's 's UNKNOWN'): its
+                    # answer, not a slice that ran out; retried in doubling
+                    # slices, it was called hundreds of times a second, for
+                    # ever without -t (QA)
+                    return _Found(decoded, False, r.stopped_by, how, runs)
                 if r.solutions:  # every search goes on with them blocked: each starts again
                     for t in tiers:
                         _close_run(t)

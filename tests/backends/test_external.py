@@ -307,6 +307,19 @@ def test_solver_giving_up_is_unknown(tmp_path):
     assert ExternalBackend(exe).solve(_problem()).status == Status.UNKNOWN
 
 
+@pytest.mark.parametrize("job", [["solve", "twins"], ["count", "twins", "--limit", "2"], ["check", "twins"]])
+def test_a_solver_that_gives_up_ends_the_symmetric_first_search(tmp_path, cli, job):
+    # twins' clues are symmetric: its search tries the symmetric subspaces in
+    # doubling time slices, and took a solver's 's UNKNOWN' for a slice that
+    # ran out: called again and again, for ever without -t (QA)
+    calls = tmp_path / "calls"
+    exe = _fake(tmp_path, "giveup", f"echo x >> {calls}\necho 's UNKNOWN'\nexit 0\n")
+    r = cli(*job, "-b", f"external:{exe}", "--json", timeout=60)
+    assert r.code == 3, r.err
+    assert calls.read_text() == "x\n"
+    assert r.json()["stopped_by"] == "solver gave up"
+
+
 def test_a_solver_that_says_unknown_in_a_comment_and_exits_0_gave_up(tmp_path):
     # Debian's CaDiCaL (sc2021) past -t or -c: 'c UNKNOWN', exit 0, no status
     # line; that was "solver failed ... no status line", exit 4, and a count
