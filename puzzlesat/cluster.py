@@ -45,9 +45,12 @@ that has not answered by then, and reports the sum with the finished ones'
 from __future__ import annotations
 
 import hashlib
+import os
 import queue
+import sys
 import time
 import uuid
+from concurrent.futures import CancelledError
 from pathlib import Path
 
 from .backends import BackendError
@@ -63,8 +66,15 @@ REPORT_EVERY = 0.5
 
 def code_fingerprint(root: Path | None = None) -> str:
     """A hash of this puzzlesat's Python sources (what workers must share);
-    ``root``: another copy of the package."""
+    ``root``: another copy of the package.  For this process's own copy, a
+    module it has loaded whose file changed since the process started (a
+    worker left running across an update) may run other code than the files
+    say: the hash is then "stale", which no driver matches (QA: such a worker
+    passed the check and counted with the old code)."""
+    own = root is None
     root = Path(__file__).resolve().parent if root is None else Path(root)
+    if own and _changed_since_start(root):
+        return "stale"
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
@@ -72,8 +82,35 @@ def code_fingerprint(root: Path | None = None) -> str:
     return h.hexdigest()[:16]
 
 
+def _changed_since_start(root: Path) -> bool:
+    """Whether a puzzlesat module this process has loaded from ``root`` has a
+    file changed after the process started (its code in memory may be older)."""
+    try:
+        import psutil
+
+        started = psutil.Process().create_time()
+    except Exception:  # noqa: BLE001 - no way to tell: nothing said
+        return False
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not (name == "puzzlesat" or name.startswith("puzzlesat.")) or not path:
+            continue
+        try:
+            if Path(path).resolve().is_relative_to(root) and os.stat(path).st_mtime > started:
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def check_workers(theirs: dict[str, str], mine: str) -> None:
     """Refuse workers whose source hash (``theirs``: worker -> hash) is not ``mine``."""
+    if mine == "stale":
+        raise BackendError("this puzzlesat's files changed after it started: run the command again")
+    stale = sorted(w for w, fp in theirs.items() if fp == "stale")
+    if stale:
+        raise BackendError(f"{len(stale)} of {len(theirs)} Dask workers have run since before their puzzlesat "
+                           f"files changed (their code may be the old one): {', '.join(stale)}; restart them")
     odd = sorted(w for w, fp in theirs.items() if fp != mine)
     if odd:
         raise BackendError(f"{len(odd)} of {len(theirs)} Dask workers run another puzzlesat "
@@ -103,6 +140,11 @@ class Cluster:
             self.client = Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as e:
             raise BackendError(f"cannot reach a Dask scheduler at {address!r}: {e or type(e).__name__}") from None
+        except MemoryError:
+            # what answers there is no Dask scheduler: its first bytes read as a
+            # huge frame length (an SSH banner was said to be "out of memory", QA)
+            raise BackendError(f"what answers at {address!r} is not a Dask scheduler (it does not speak Dask's "
+                               "protocol)") from None
         try:
             try:
                 self.client.wait_for_workers(1, timeout=timeout)
@@ -155,6 +197,12 @@ class Cluster:
             return fut.result()
         except KilledWorker as e:
             raise BackendError(f"a sub-problem kept killing Dask workers at {self.address}: {e}") from None
+        except (CancelledError, OSError) as e:  # (not a Ctrl-C's: stop() cancels only after the last next())
+            # the scheduler, or every worker, gone in the middle of the count:
+            # it was a traceback, exit 1 (QA)
+            raise BackendError(f"the Dask cluster at {self.address} lost its scheduler or its workers during the "
+                               f"count ({e or type(e).__name__}); the count is lost: start it again once the "
+                               "cluster is back, or count here without --cluster") from None
 
     def _hear(self, event) -> None:
         """A running task's report: (timestamp, (part, count so far))."""

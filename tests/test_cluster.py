@@ -279,6 +279,46 @@ def test_fingerprint_follows_the_sources(tmp_path):
     assert cluster_mod.code_fingerprint(copy) != cluster_mod.code_fingerprint()
 
 
+def test_a_worker_left_running_across_an_update_is_refused(monkeypatch):
+    # its files hash as the driver's, but a module it loaded before they
+    # changed runs the old code: it passed the check and counted wrong (QA)
+    import psutil
+
+    class Started:
+        def __init__(self, when):
+            self.when = when
+
+        def create_time(self):
+            return self.when
+
+    monkeypatch.setattr(psutil, "Process", lambda: Started(0.0))  # every file is newer
+    assert cluster_mod.code_fingerprint() == "stale"
+    monkeypatch.setattr(psutil, "Process", lambda: Started(float("inf")))  # none is
+    assert cluster_mod.code_fingerprint() not in ("stale", "")
+    with pytest.raises(BackendError, match=r"^1 of 2 Dask workers have run since before their puzzlesat files "
+                                           r"changed \(their code may be the old one\): tcp://b; restart them$"):
+        cluster_mod.check_workers({"tcp://a": "abc", "tcp://b": "stale"}, "abc")
+
+
+def test_a_cluster_lost_during_the_count_is_one_line(monkeypatch):
+    # the scheduler killed mid-count: Dask cancels every future, and
+    # fut.result() raised out of the driver, a traceback and exit 1 (QA)
+    from distributed.client import FutureCancelledError
+
+    class Gone:
+        def result(self):
+            raise FutureCancelledError("k", reason="scheduler-connection-lost")
+
+    c = object.__new__(cluster_mod.Cluster)
+    c.address = "tcp://127.0.0.1:8786"
+    c._finished = __import__("queue").SimpleQueue()
+    c._finished.put(Gone())
+    with pytest.raises(BackendError, match=r"^the Dask cluster at tcp://127.0.0.1:8786 lost its scheduler or its "
+                                           r"workers during the count \(.*scheduler-connection-lost.*\); the count "
+                                           r"is lost"):
+        c.next(1.0)
+
+
 @pytest.mark.parametrize("address,why", [
     ("foo://bar", "unknown address scheme 'foo'"),
     ("not an address", "missing port number in address 'not an address'"),
