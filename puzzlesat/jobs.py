@@ -602,6 +602,9 @@ class CountOutcome:
     #: the whole count, when an engine that counts without listing (Ganak,
     #: a determinant) finished it and the user's limit capped ``count``
     whole: int | None = None
+    #: what stopped the listing of the solutions to show that follows such a
+    #: count ("interrupted", "time-limit"), if anything did
+    listing_stopped: str | None = None
 
 
 def _few_to_split(problem: Problem) -> bool:
@@ -1445,6 +1448,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         watch = _Refuter(refuters, problem, ctr, deadline) if refuters else nullcontext()
         # (the count's engines look at ``halt`` that often)
         with watch, backend_base.asking_every(REFUTER_ASKS) if refuters else nullcontext():
+            listing_stopped = None  # what stopped the listing of the solutions to show, if anything did
             if lister is not None:
                 ctr.keep = False  # (the counter keeps none: the lister's come after its count, below)
             try:
@@ -1490,23 +1494,28 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
             except KeyboardInterrupt:  # (outside an engine's search, which reports what it had)
                 n, complete = max(ctr.at_least, len(ctr.solutions)), False
                 ctr.stopped_by = "interrupted"
-            if unique and not complete and not n and use_known and verified_known(puzzle, problem) is not None:
+            if not complete and not n and use_known and verified_known(puzzle, problem) is not None:
                 # a count up to symmetry does not start from the file's solution,
                 # but that verified solution is one class: "at least 0" said less
                 # than is known (QA)
                 n = 1
-            if lister is not None and (n or whole) and ctr.stopped_by != "interrupted" and not deadline.expired():
+            if lister is not None and (n or whole):
                 # the few solutions asked for, after the count: a board with
                 # none is not searched for one first (two mutilated boards
                 # joined by a door: the determinant's 0 at once, where the
                 # lister searched for minutes before the count began)
                 want = ctr.raw_for(keep_at_most)
-                try:
-                    shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want,
-                                             lambda: None)
-                    ctr.add_solutions(shown.solutions, shown.assignments)
-                except KeyboardInterrupt:  # the count stands; fewer solutions are shown
-                    pass
+                if ctr.stopped_by == "interrupted" or deadline.expired():
+                    listing_stopped = ctr.stopped_by if ctr.stopped_by == "interrupted" else "time-limit"
+                else:
+                    try:
+                        shown = _search_verified(puzzle, lister, problem, want, deadline.remaining(), want,
+                                                 lambda: None)
+                        ctr.add_solutions(shown.solutions, shown.assignments)
+                        if shown.stopped_by in ("interrupted", "time-limit"):
+                            listing_stopped = shown.stopped_by
+                    except KeyboardInterrupt:  # the count stands; the listing's stop is said
+                        listing_stopped = "interrupted"
                 if limit is not None:
                     del ctr.solutions[limit:]
     runs = max(ctr.runs, prog.parts_total)
@@ -1523,7 +1532,7 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     if complete and not n:
         refuse_none(puzzle, problem, ctr.backend.name)
     return CountOutcome(n, complete, unique, ctr.backend.name, deadline.elapsed(), ctr.stopped_by,
-                        method, None, ctr.solutions, runs, len(implied), choice, whole)
+                        method, None, ctr.solutions, runs, len(implied), choice, whole, listing_stopped)
 
 
 def refuse_none(puzzle: Puzzle, problem: Problem, engine: str, source: str = "the puzzle file") -> None:

@@ -72,12 +72,11 @@ def run(args) -> int:
             backend, choice = backend_for(args, problem, "count"), None
     if args.no_goal and getattr(puzzle, "goal", None) is not None and (args.unique or not backend.can_enumerate):
         # (jobs.count starts from the goal only in a plain count by an engine that lists solutions)
-        if args.unique:  # (the verified goal is one class: a stopped count's "at least 1", unless --no-goal)
-            note("puzzlesat: note: --no-goal: a count up to symmetry (--unique) never starts from the goal; "
-                 "here it only keeps the goal out of the lower bound a stopped count gives")
-        else:
-            note(f"puzzlesat: note: --no-goal has no effect: {backend.name}, which counts without listing "
-                 "solutions, never starts from the goal")
+        # (the verified goal is one solution: a stopped count's "at least 1", unless --no-goal)
+        why = ("a count up to symmetry (--unique)" if args.unique
+               else f"{backend.name}, which counts without listing solutions,")
+        note(f"puzzlesat: note: --no-goal: {why} never starts from the goal; here it only keeps the goal out "
+             "of the lower bound a stopped count gives")
     if args.jobs is not None and args.jobs > 1 and not backend.splits_pay and not args.cluster:
         # (said as the cluster's line says it; -j 1 asks for what happens anyway)
         note(f"puzzlesat: note: --jobs {args.jobs} has no effect: {backend.name} counts the whole at once "
@@ -114,6 +113,14 @@ def run(args) -> int:
     choice = None if out.method == "precheck" else out.choice or choice
     # a counter (Ganak, a determinant) stopped before it finished knows no count at all
     no_count = not out.complete and out.count == 0 and not backend.can_enumerate
+    exp = puzzle.expected.get("unique" if args.unique else "count")
+    # (a warning, as solve and decode say it, and in --json's warnings: it was
+    # a "note:" in the text alone, QA)
+    if exp is not None and out.complete and exp != out.count:
+        note(f"puzzlesat: warning: the instance file expects {exp:,}; the count is {out.count:,}")
+    elif exp is None and out.complete and out.count == 0 and (some := jobs.expected_some(puzzle, args.unique)):
+        # (only the other kind of count stated: none contradicts it too)
+        note(f"puzzlesat: warning: the instance file expects {some}; the count is 0")
     if args.json:
         symmetries = len(problem.symmetries)
         if out.method == "precheck":
@@ -184,18 +191,11 @@ def run(args) -> int:
                 print(f"counted here, not on the cluster at {cluster.address}: nothing was split (problems with "
                       f"fewer than {jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a "
                       "known solution, are not)")
-        exp = puzzle.expected.get("unique" if args.unique else "count")
-        # (a warning, as solve and decode say it: it was a "note:" here, QA)
-        if exp is not None and out.complete and exp != out.count:
-            note(f"puzzlesat: warning: the instance file expects {exp:,}; the count is {out.count:,}")
-        elif exp is None and out.complete and out.count == 0 and (some := jobs.expected_some(puzzle, args.unique)):
-            # (only the other kind of count stated: none contradicts it too)
-            note(f"puzzlesat: warning: the instance file expects {some}; the count is 0")
         for i, s in enumerate(shown, 1):
             print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")
-        if n_shown and not shown and out.count and not backend.can_enumerate and out.backend is not None:
-            print(f"({out.backend} counts without listing solutions; an engine that lists them, such as "
-                  "-b cadical195, shows them)")
+        if n_shown and not shown and out.listing_stopped:
+            # (it said the counter could not list them, when the listing was stopped, QA)
+            print(f"(no solution shown: listing them after {out.backend}'s count was {_stopped(out.listing_stopped)})")
     return EXIT_OK if out.complete else EXIT_INCOMPLETE
 
 

@@ -102,8 +102,9 @@ def test_no_goal_without_a_goal_and_color_with_json_are_said(cli):
                                   "the goal; here it only keeps the goal out of the lower bound a stopped count "
                                   "gives\n")
     r = cli("count", "dancer", "-b", "ganak", "--no-goal", "--no-preprocess")
-    assert (r.code, r.err) == (0, "puzzlesat: note: --no-goal has no effect: ganak, which counts without listing "
-                                  "solutions, never starts from the goal\n")
+    assert (r.code, r.err) == (0, "puzzlesat: note: --no-goal: ganak, which counts without listing solutions, "
+                                  "never starts from the goal; here it only keeps the goal out of the lower bound a "
+                                  "stopped count gives\n")
     r = cli("count", "dancer", "--no-goal")  # where it does leave the goal out: nothing to say
     assert (r.code, r.err) == (0, "")
 
@@ -1337,3 +1338,29 @@ def test_a_stopped_count_up_to_symmetry_counts_the_verified_goal_as_one_class(st
     code, out = starved("count", "dancer", "--unique", "--no-preprocess", "--no-goal")
     assert (code, out.splitlines()[0]) == (3, "at least 0 solutions up to symmetry, incomplete (stopped by the "
                                               "time limit)")
+
+
+def test_a_counter_stopped_early_counts_the_verified_goal(starved):
+    # Ganak has no partial count ("no count"), but the goal is a solution
+    code, out = starved("count", "dancer", "--no-preprocess", "-b", "ganak")
+    assert (code, out.splitlines()[0]) == (3, "at least 1 solution, incomplete (stopped by the time limit)")
+
+
+def test_a_listing_stopped_after_a_counters_count_is_said(monkeypatch, capsys):
+    # the solutions --show asks of a counter are listed after its count; a
+    # Ctrl-C there left the count standing without a word, and a note said
+    # the counter could not list them (review)
+    from puzzlesat import cli, jobs
+
+    real = jobs._search_verified
+
+    def listing_interrupted(puzzle, backend, *a, **k):
+        if backend.name != "ganak":  # (the count itself runs)
+            raise KeyboardInterrupt
+        return real(puzzle, backend, *a, **k)
+
+    monkeypatch.setattr(jobs, "_search_verified", listing_interrupted)
+    assert cli.main(["count", "dominoes-2x4", "-b", "ganak", "--show", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert (out[0], out[-1]) == ("5 solutions", "(no solution shown: listing them after ganak's count was "
+                                                "interrupted (Ctrl-C))")

@@ -566,3 +566,6 @@ def test_a_count_other_than_the_file_expects_is_a_warning(cli, tmp_path):
     r = cli("count", f)
     assert (r.code, r.out.splitlines()[0], r.err) == (
         0, "5 solutions", "puzzlesat: warning: the instance file expects 7; the count is 5\n")
+    j = cli("count", f, "--json").json()  # (said in the text alone, review)
+    assert (j["count"], j["expected"], j["warnings"]) == (
+        5, 7, ["warning: the instance file expects 7; the count is 5"])
