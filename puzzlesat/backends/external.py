@@ -68,9 +68,9 @@ class ExternalBackend(Backend):
             raise BackendOptionError(f"external:{command}: {e}") from None
         if not argv:
             raise BackendOptionError("external: give a solver, e.g. external:cadical or external:/path/to/solver")
-        exe = shutil.which(argv[0])
+        there = os.path.expanduser(argv[0])  # (external:~/solver: no shell expanded it)
+        exe = shutil.which(there)
         if exe is None:
-            there = os.path.expanduser(argv[0])
             if os.sep in argv[0] and os.path.isdir(there):
                 raise BackendError(f"external solver {argv[0]!r} is a directory, not a solver")
             if os.sep in argv[0] and os.path.isfile(there):  # (there, but which() wants it executable)
@@ -272,9 +272,13 @@ def _why_not_run(exe: str, e: OSError) -> str:
     if e.errno == errno.ENOENT and os.path.isfile(exe):
         try:
             with open(exe, "rb") as f:
-                first = f.readline(200).decode(errors="replace").strip()
+                first = f.readline(200).decode(errors="replace").rstrip("\n")
         except OSError:
             first = ""
+        if first.startswith("#!") and first.endswith("\r"):  # ('#!/bin/sh' blamed: /bin/sh\r is not there)
+            return (f"{e.strerror}: its first line, {first!r}, ends in a carriage return (Windows line ends), "
+                    "so the interpreter it names is not there: convert it (dos2unix)")
+        first = first.strip()
         if first.startswith("#!"):
             return f"{e.strerror}: its first line, {first!r}, names an interpreter that is not there"
     if e.errno == errno.ENOEXEC:

@@ -172,7 +172,7 @@ def agreement(rows: list[dict], job: str) -> dict:
             lows = [r["count"] for r in rs if not r.get("complete") and r.get("count") is not None]
             agreed = next(iter(done)) if len(done) == 1 else None
             bad = len(done) > 1 or (agreed is not None and any(n > agreed for n in lows))
-            answer = agreed
+            answer = None if bad else agreed  # (a count in dispute is no answer, review)
             # a run that lists solutions verified each one (distinct, as its
             # engine enumerates them): a complete count below that many is
             # wrong, and the one complete count left standing is right

@@ -100,13 +100,14 @@ def _uncompressed(data: bytes, path: str) -> bytes:
 
     for magic, how in _MAGIC:
         if data.startswith(magic):
-            if how == "bzip2" and data[3:4] not in b"123456789":
+            if how == "bzip2" and (len(data) < 4 or data[3:4] not in b"123456789"):
                 return data
             try:
                 return (gzip.decompress(data) if how == "gzip" else lzma.decompress(data) if how == "xz"
                         else bz2.decompress(data))
             except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError) as e:
-                raise InputError(f"a {how} file that cannot be decompressed ({e}): cut short or damaged?",
+                raise InputError(f"{'an' if how == 'xz' else 'a'} {how} file that cannot be decompressed ({e}): "
+                                 "cut short or damaged?",
                                  path) from None
     return data
 

@@ -438,6 +438,14 @@ def test_a_solver_that_cannot_start_is_bad_input_in_compare_as_in_solve(tmp_path
     runs = {x["backend"]: x for x in r.json()["runs"]}
     assert (runs[f"external:{exe}"]["status"], runs[f"external:{exe}"]["error"]) == ("error", why)
     assert runs["exact"]["result"] == "solved"
+    # Windows line ends: the '#!/bin/sh' it names is there, '/bin/sh\r' is not (review)
+    crlf = tmp_path / "crlf"
+    crlf.write_bytes(b"#!/bin/sh\r\nexit 20\r\n")
+    crlf.chmod(crlf.stat().st_mode | stat.S_IEXEC)
+    r = cli("solve", "dominoes-2x4", "-b", f"external:{crlf}")
+    assert (r.code, r.err.strip()) == (2, f"puzzlesat: cannot run {crlf}: No such file or directory: its first "
+                                          "line, '#!/bin/sh\\r', ends in a carriage return (Windows line ends), "
+                                          "so the interpreter it names is not there: convert it (dos2unix)")
     junk = tmp_path / "junk"
     junk.write_bytes(bytes(range(1, 200)))
     junk.chmod(junk.stat().st_mode | stat.S_IEXEC)
@@ -567,3 +575,19 @@ def test_a_model_that_leaves_variables_out_must_extend_to_a_model():
     _check_model("x", {1: True, 2: False}, clauses, [], 3)  # 3 false extends it
     with pytest.raises(VerificationError, match=r"has its literal -2 \(a primary"):
         _check_model("x", {2: False}, [[-3]], [[2, 3]], 3)  # a blocking clause counts too
+
+
+def test_a_solver_path_under_home_is_expanded(tmp_path, cli):
+    # external:~/solver: no shell expands the ~ (it was "not executable", review)
+    exe = tmp_path / "giveup"
+    exe.write_text("#!/bin/sh\necho 's UNKNOWN'\n")
+    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
+    import os
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "dominoes-2x4", "-b", "external:~/giveup",
+                        "--json"], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "HOME": str(tmp_path)})
+    assert r.returncode == 3, r.stderr
+    assert json.loads(r.stdout)["stopped_by"] == "solver gave up"

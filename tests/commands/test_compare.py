@@ -183,6 +183,9 @@ def test_a_count_below_the_solutions_another_run_verified_is_the_wrong_one():
 
     assert _marks([row("exact", 10, True), row("liar", 1, True), row("slow", 0, False)]) == \
         (False, [True, False, True])
+    # a count in dispute is no answer: the liar's alone complete one was "answer" (review)
+    a = agreement([row("liar", 1, True), row("slow", 4, False)], "count")["a"]
+    assert (a["agree"], a["answer"], a["verified"], a["standing"]) == (False, None, 4, [])
     # a counter's count is verified no other way: two complete counts, none
     # refuted, are both marked; a lower bound fitting both says nothing
     assert _marks([row("ganak", 10, True, False), row("liar", 1, True, False), row("slow", 0, False)]) == \
