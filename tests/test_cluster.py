@@ -73,7 +73,8 @@ def test_cluster_says_when_nothing_was_split(scheduler):
     assert r.stdout.splitlines()[0] == "10 solutions"
     assert r.stdout.splitlines()[-1] == (
         f"counted here, not on the cluster at {scheduler}: nothing was split (problems with fewer than "
-        f"{jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a known solution, are not)")
+        f"{jobs.PARALLEL_MIN_VARS} primary variables, or few solutions by a quick bound, the runs of a count up to "
+        "symmetry that list the solutions they weigh, and searches that start from a known solution, are not)")
     # a determinant is not split at all, however large the problem
     r = _cli("count", "dominoes-8x8", "--cluster", scheduler)
     assert r.returncode == 0, r.stderr
@@ -258,6 +259,13 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.startswith("puzzlesat: cannot reach a Dask scheduler at 'tcp://127.0.0.1:1': "), err
     assert "Traceback" not in err
+
+
+def test_an_empty_cluster_address_is_a_usage_error(capsys):
+    # (it counted here without a word, QA)
+    assert cli.main(["count", "dominoes-2x4", "--cluster", ""]) == cli.EXIT_BAD_INPUT
+    assert capsys.readouterr().err == ("puzzlesat: --cluster: the scheduler's address is empty (such as "
+                                       "tcp://HOST:8786)\n")
 
 
 def test_workers_running_other_code_are_refused():

@@ -8,7 +8,7 @@ import sys
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
 from ..cli import say as note
-from ..errors import plural
+from ..errors import UsageError, plural
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, before_search, load, no_engine_note, positive_int,
                      steps_before_search, wants_progress)
@@ -88,6 +88,8 @@ def run(args) -> int:
         note("puzzlesat: warning: --color always has no effect: count draws no solution without --show "
              "(or --limit 1 or 2)")
     cluster = None
+    if args.cluster is not None and not args.cluster.strip():  # (it counted here without a word, QA)
+        raise UsageError("--cluster: the scheduler's address is empty (such as tcp://HOST:8786)")
     if args.cluster:
         from ..cluster import Cluster
 
@@ -187,10 +189,14 @@ def run(args) -> int:
             elif not backend.splits_pay:
                 print(f"counted here, not on the cluster at {cluster.address}: nothing was split ({out.backend} "
                       "counts the whole at once: its parts together cost more than the whole)")
+            elif out.stopped_by == "interrupted":  # (before any was sent: neither reason below held, QA)
+                print(f"nothing sent to the cluster at {cluster.address}: the count was stopped before any "
+                      "sub-problem was")
             else:
                 print(f"counted here, not on the cluster at {cluster.address}: nothing was split (problems with "
-                      f"fewer than {jobs.PARALLEL_MIN_VARS} primary variables, and searches that start from a "
-                      "known solution, are not)")
+                      f"fewer than {jobs.PARALLEL_MIN_VARS} primary variables, or few solutions by a quick bound, "
+                      "the runs of a count up to symmetry that list the solutions they weigh, and searches that "
+                      "start from a known solution, are not)")
         for i, s in enumerate(shown, 1):
             print(f"\nsolution {i}:\n{puzzle.render_text(s, color=use_color(args))}")
         if n_shown and not shown and out.listing_stopped:
