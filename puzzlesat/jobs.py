@@ -1353,11 +1353,15 @@ class _Refuter:
             remaining = self.deadline.remaining()
             if self.engine is None or self._pointless() or (remaining is not None and remaining <= 0):
                 return
-            # (the progress line says what the second engine is doing)
-            self.ctr.progress.label += f" ({self.engine.name} beside it, to prove there is none)"
+            # (the progress line says what the second engine is doing, while it does)
+            label = self.ctr.progress.label
+            self.ctr.progress.label = label + f" ({self.engine.name} beside it, to prove there is none)"
             self.ctr.progress.tick(0, force=True)
-            with backend_base.asking_every(REFUTER_ASKS):
-                r = self.engine.search(self.problem, limit=1, time_limit=remaining, on_count=self._pointless)
+            try:
+                with backend_base.asking_every(REFUTER_ASKS):
+                    r = self.engine.search(self.problem, limit=1, time_limit=remaining, on_count=self._pointless)
+            finally:  # (it said so for the rest of the count, QA)
+                self.ctr.progress.label = label
         except BaseException as e:  # (a thread's exception would only be printed)
             self.error = e
             return
