@@ -1499,9 +1499,9 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
                 n, complete = max(ctr.at_least, len(ctr.solutions)), False
                 ctr.stopped_by = "interrupted"
             if not complete and not n and use_known and verified_known(puzzle, problem) is not None:
-                # a count up to symmetry does not start from the file's solution,
-                # but that verified solution is one class: "at least 0" said less
-                # than is known (QA)
+                # a count up to symmetry, or a counter's, does not start from the
+                # file's solution, but that verified solution is one (and one
+                # class): "at least 0", or "no count", said less than is known (QA)
                 n = 1
             if lister is not None and (n or whole):
                 # the few solutions asked for, after the count: a board with
