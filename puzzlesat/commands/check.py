@@ -209,7 +209,7 @@ def _yes(v) -> str:
 
 
 def _print(puzzle, rep, lines, out, args) -> None:
-    from ..errors import number, plural
+    from ..errors import plural
 
     if args.steps:
         _print_steps(lines)
