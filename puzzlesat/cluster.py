@@ -67,7 +67,7 @@ REPORT_EVERY = 0.5
 def code_fingerprint(root: Path | None = None) -> str:
     """A hash of this puzzlesat's Python sources (what workers must share);
     ``root``: another copy of the package.  For this process's own copy, a
-    module it has loaded whose file changed since the process started (a
+    module it has loaded whose file changed since it imported puzzlesat (a
     worker left running across an update) may run other code than the files
     say: the hash is then "stale", which no driver matches (QA: such a worker
     passed the check and counted with the old code)."""
@@ -84,13 +84,13 @@ def code_fingerprint(root: Path | None = None) -> str:
 
 def _changed_since_start(root: Path) -> bool:
     """Whether a puzzlesat module this process has loaded from ``root`` has a
-    file changed after the process started (its code in memory may be older)."""
-    try:
-        import psutil
+    file changed after the process imported puzzlesat (its code in memory may
+    be older).  (Not the process's start: a process exec'd by a script that
+    began as the files were written kept the script's start time, and every
+    file looked changed since.)"""
+    import puzzlesat
 
-        started = psutil.Process().create_time()
-    except Exception:  # noqa: BLE001 - no way to tell: nothing said
-        return False
+    started = puzzlesat.IMPORTED_AT
     for name, module in list(sys.modules.items()):
         path = getattr(module, "__file__", None)
         if not (name == "puzzlesat" or name.startswith("puzzlesat.")) or not path:

@@ -290,18 +290,11 @@ def test_fingerprint_follows_the_sources(tmp_path):
 def test_a_worker_left_running_across_an_update_is_refused(monkeypatch):
     # its files hash as the driver's, but a module it loaded before they
     # changed runs the old code: it passed the check and counted wrong (QA)
-    import psutil
+    import puzzlesat
 
-    class Started:
-        def __init__(self, when):
-            self.when = when
-
-        def create_time(self):
-            return self.when
-
-    monkeypatch.setattr(psutil, "Process", lambda: Started(0.0))  # every file is newer
+    monkeypatch.setattr(puzzlesat, "IMPORTED_AT", 0.0)  # every file is newer
     assert cluster_mod.code_fingerprint() == "stale"
-    monkeypatch.setattr(psutil, "Process", lambda: Started(float("inf")))  # none is
+    monkeypatch.setattr(puzzlesat, "IMPORTED_AT", float("inf"))  # none is
     assert cluster_mod.code_fingerprint() not in ("stale", "")
     with pytest.raises(BackendError, match=r"^1 of 2 Dask workers have run since before their puzzlesat files "
                                            r"changed \(their code may be the old one\): tcp://b; restart them$"):
