@@ -73,7 +73,7 @@ def code_fingerprint(root: Path | None = None) -> str:
     passed the check and counted with the old code)."""
     own = root is None
     root = Path(__file__).resolve().parent if root is None else Path(root)
-    if own and _changed_since_start(root):
+    if own and _changed_since_import(root):
         return "stale"
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
@@ -82,7 +82,7 @@ def code_fingerprint(root: Path | None = None) -> str:
     return h.hexdigest()[:16]
 
 
-def _changed_since_start(root: Path) -> bool:
+def _changed_since_import(root: Path) -> bool:
     """Whether a puzzlesat module this process has loaded from ``root`` has a
     file changed after the process imported puzzlesat (its code in memory may
     be older).  (Not the process's start: a process exec'd by a script that

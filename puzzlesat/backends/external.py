@@ -40,7 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf, keeping
-from ..encoders.dimacs import CONFLICT_SHOWN, build_dimacs, no_model_with, read_answer
+from ..encoders.dimacs import build_dimacs, conflict_said, falsified, no_model_with, read_answer
 from ..errors import InputError, Terminated, VerificationError
 from ..problem import Problem
 from .base import Backend, BackendError, Deadline, SearchResult, SolverFailed, Tally, blocking_clause
@@ -246,21 +246,20 @@ def _check_model(name: str, values: dict, clauses, blocking, n_vars: int) -> Non
     one of its literals is assigned false, and a model that leaves some out
     must extend to a model of the CNF (as decode checks an answer)."""
     given = list(clauses) + list(blocking)
-    for k, cl in enumerate(given, 1):
-        if all(abs(l) in values and values[abs(l)] != (l > 0) for l in cl):
-            what = (f"clause {k} of the CNF" if k <= len(clauses)
-                    else f"the blocking clause of solution {k - len(clauses)}: it answered that solution again")
-            raise VerificationError(f"backend {name} returned a model that breaks a clause it was given "
-                                    f"({what}): {' '.join(map(str, cl))} 0")
+    bad = falsified(given, values)
+    if bad:
+        k = bad[0] + 1
+        what = (f"clause {k} of the CNF" if k <= len(clauses)
+                else f"the blocking clause of solution {k - len(clauses)}: it answered that solution again")
+        raise VerificationError(f"backend {name} returned a model that breaks a clause it was given "
+                                f"({what}): {' '.join(map(str, given[bad[0]]))} 0")
     if len(values) < n_vars:
         core = no_model_with(given, values)
         if core is not None:
-            shown = " ".join(map(str, core[:CONFLICT_SHOWN])) + (" ..." if len(core) > CONFLICT_SHOWN else "")
             raise VerificationError(
                 f"backend {name} returned a model that leaves {n_vars - len(values)} of the {n_vars} variables "
                 f"unassigned, and no model of the CNF it was given (blocking clauses included) has "
-                f"{'its literal ' + shown if len(core) == 1 else 'its literals ' + shown + ' together'} "
-                "(a primary variable it leaves out is read as false)")
+                f"{conflict_said(list(map(str, core)))} (a primary variable it leaves out is read as false)")
 
 
 def _why_not_run(exe: str, e: OSError) -> str:

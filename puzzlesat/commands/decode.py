@@ -39,8 +39,8 @@ import sys
 
 from ..cli import EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, emit_json, use_color
 from ..encoders.cnf import DEFAULT_ENCODING, ENCODINGS, encode_cnf
-from ..encoders.dimacs import (CONFLICT_SHOWN, HEADER_TAG, Header, build_dimacs, clean_clauses, falsified, no_model_with,
-                               problem_digest, read_answer, read_cnf)
+from ..encoders.dimacs import (HEADER_TAG, Header, build_dimacs, clean_clauses, conflict_said, falsified,
+                               no_model_with, problem_digest, read_answer, read_cnf)
 from ..encoders.opb import is_opb, read_opb_header
 from ..errors import InputError, UsageError, VerificationError, plural
 from ..cli import say as note
@@ -277,8 +277,7 @@ def run(args) -> int:
             result.update(unassigned=n_vars - len(answer.values), conflicting_values=len(conflict))
     if conflict is not None:
         lits = [f"{'-' if l < 0 else ''}x{abs(l)}" for l in conflict] if opb is not None else list(map(str, conflict))
-        shown = " ".join(lits[:CONFLICT_SHOWN]) + (" ..." if len(conflict) > CONFLICT_SHOWN else "")
-        has = f"its literal {shown}" if len(conflict) == 1 else f"its literals {shown} together"
+        has = conflict_said(lits)
         unfit = (f"it leaves {n_vars - len(answer.values)} of the {n_vars} variables unassigned, and no model of "
                  f"the {'OPB file' if opb is not None else 'CNF'} has {has}")
     if conflict is not None and (declared is not None or opb is not None):

@@ -565,13 +565,20 @@ def falsified(clauses: Iterable[list[int]], values: dict[int, bool]) -> list[int
     return out
 
 
-
 #: conflicts the check that a partial answer extends to a model may spend
 #: (its primary values fix the rest by propagation in every export; past the
 #: budget the answer is taken as it is)
 EXTEND_CONFLICTS = 100_000
 #: values named in a message about a partial answer no model has
 CONFLICT_SHOWN = 12
+
+
+def conflict_said(lits: list[str]) -> str:
+    """'its literal 5' or 'its literals 1 -2 together' (the first
+    CONFLICT_SHOWN, then '...'): the values of :func:`no_model_with`'s core,
+    as a message about an answer says them."""
+    shown = " ".join(lits[:CONFLICT_SHOWN]) + (" ..." if len(lits) > CONFLICT_SHOWN else "")
+    return f"its literal {shown}" if len(lits) == 1 else f"its literals {shown} together"
 
 
 def no_model_with(clauses: Iterable[Sequence[int]], values: dict[int, bool]) -> list[int] | None:
