@@ -232,7 +232,9 @@ def _compressed(raw, how: str | None):
         import lzma
 
         # (preset 1: xz's default, 6, took 375 s against a plain write's 80 on
-        # an 11-million-clause CNF, review; 1 still packs it far tighter than gzip)
+        # an 11-million-clause CNF, review.  6x10's 30 MB totalizer export, in
+        # Python: preset 6 1.2 MB in 15 s, preset 1 1.7 MB in 0.9 s, gzip -6
+        # 5.2 MB in 1.8 s; session 40)
         raw = lzma.LZMAFile(raw, "wb", preset=1)
     elif how == "bzip2":
         import bz2
