@@ -167,7 +167,7 @@ def marks(text: str) -> list[tuple[int, int, str]]:
         for j, ch in enumerate(row):
             if ch == "\t":
                 raise ArtError("a tab in a drawing: use spaces, columns matter", i, j)
-            odd = None if ch.isascii() else _not_a_mark(ch)
+            odd = _not_a_mark(ch) if not ch.isascii() or not ch.isprintable() else None
             if odd:
                 raise ArtError(f"{char_name(ch)} at column {j + 1} is {odd}", i, j)
             if ch not in EMPTY_CHARS:
@@ -177,8 +177,13 @@ def marks(text: str) -> list[tuple[int, int, str]]:
 
 def _not_a_mark(ch: str) -> str | None:
     """Why ``ch`` cannot be drawn (a character that takes no column of its
-    own on the terminal, yet would be a cell), else None."""
+    own on the terminal or looks like a space, yet would be a cell), else
+    None."""
     category = unicodedata.category(ch)
+    if category == "Cc":  # (an escape, a form feed, a carriage return inside a line: QA)
+        return "a control character, which would count as a cell of its own"
+    if category in ("Zs", "Zl", "Zp"):  # (a no-break space looked empty and was a cell, QA)
+        return "a blank other than the space, which would count as a cell: use a space"
     if unicodedata.combining(ch) or category in ("Mn", "Me"):
         return "a combining mark, which would count as a cell of its own"
     if category == "Cf":

@@ -617,6 +617,30 @@ def test_a_combining_mark_or_format_character_in_a_drawing_is_refused(text, mess
     assert _error(text) == message
 
 
+CONTROL = "is a control character, which would count as a cell of its own"
+BLANK = "is a blank other than the space, which would count as a cell: use a space"
+
+
+@pytest.mark.parametrize("text,message", [
+    # an escape made "##<ESC>##" a board of 5 cells, solved by 5 monominoes (QA)
+    ('[board]\nart = "##\\u001b##"\n' + DOMINOES, f"t.toml:2: board art: U+001B at column 3 {CONTROL}"),
+    ('[board]\nart = "##\\f##"\n' + DOMINOES, f"t.toml:2: board art: U+000C at column 3 {CONTROL}"),
+    ('[board]\nart = "##\\r##"\n' + DOMINOES, f"t.toml:2: board art: U+000D at column 3 {CONTROL}"),
+    ('[board]\nart = "##\\u0085##"\n' + DOMINOES, f"t.toml:2: board art: U+0085 at column 3 {CONTROL}"),
+    # a no-break space looked like a gap and was a cell
+    ('[board]\nart = """\n##\u00a0##\n"""\n' + DOMINOES,
+     f"t.toml:3: board art: U+00A0 NO-BREAK SPACE at column 3 {BLANK}"),
+    ('[board]\nart = "##\\u3000##"\n' + DOMINOES,
+     f"t.toml:2: board art: U+3000 IDEOGRAPHIC SPACE at column 3 {BLANK}"),
+    ('[board]\nart = "##\\u2028##"\n' + DOMINOES,
+     f"t.toml:2: board art: U+2028 LINE SEPARATOR at column 3 {BLANK}"),
+    (BOARD + '[[pieces]]\nname = "D"\nart = "#\\u00a0#"\n',
+     f"t.toml:5: piece D: U+00A0 NO-BREAK SPACE at column 2 {BLANK}"),
+])
+def test_a_control_character_or_an_odd_blank_in_a_drawing_is_refused(text, message):
+    assert _error(text) == message
+
+
 @pytest.mark.parametrize("name,message", [
     ("D\\u200b", "piece name 'D\\u200b' holds a format character (U+200B ZERO WIDTH SPACE), which does not print"),
     ("\\u00adD", "piece name '\\xadD' holds a format character (U+00AD SOFT HYPHEN), which does not print"),
