@@ -1224,11 +1224,10 @@ def _pool_worker_start(parent: int | None = None) -> None:
     Ctrl-C, which the terminal sends to the whole process group, is the
     parent's to handle (a worker's own KeyboardInterrupt printed a
     traceback header on stderr)."""
-    import signal
 
     # first: a second Ctrl-C landing while die_with_parent ran raised a
     # KeyboardInterrupt traceback in a freshly forked worker (QA)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    backend_base.ignore_sigint()
     backend_base.die_with_parent(parent)  # (a parent killed by SIGKILL cannot terminate the pool)
     backend_base.STOPPED_BY_PARENT = True
     backend_base.default_termination()

@@ -591,7 +591,7 @@ def _spawned_child() -> None:
     import sys
     from multiprocessing.connection import Connection
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_sigint()
     die_with_parent()  # should the parent be killed without closing us
     jobs = Connection(int(sys.argv[2]), writable=False)
     out = Connection(int(sys.argv[3]), readable=False)
@@ -612,11 +612,24 @@ def _start_holding_sigint(thread: threading.Thread) -> None:
     if block is None:  # pragma: no cover - not on Linux or macOS
         thread.start()
         return
-    block(signal.SIG_BLOCK, {signal.SIGINT})
+    before = block(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         thread.start()
     finally:
-        block(signal.SIG_UNBLOCK, {signal.SIGINT})
+        block(signal.SIG_SETMASK, before)  # (held back for good in a child: ignore_sigint)
+
+
+def ignore_sigint() -> None:
+    """SIGINT ignored, and held back, in this process for good: for a child
+    or a pool worker, whose parent handles Ctrl-C (the terminal sends it to
+    the whole process group).  Held back too, as a solver library may put in
+    a handler of its own while it solves: pycryptosat's printed "c" on
+    stdout, inside a --json answer, and "*** INTERRUPTED ***" on stderr
+    (QA).  The mask passes to the threads started here afterwards."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is not None:
+        block(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 @contextmanager

@@ -21,12 +21,11 @@ between solutions.
 from __future__ import annotations
 
 import math
-import signal
 import time
 
 from ..encoders.exactcover import ExactCover, NotExactCover, exact_cover, unsupported_reason
 from ..problem import Problem
-from .base import Backend, BackendError, Child, Deadline, SearchResult, may_start_child
+from .base import Backend, BackendError, Child, Deadline, SearchResult, ignore_sigint, may_start_child
 
 ALGORITHMS = ("auto", "x", "m", "c")
 #: seconds between progress messages from the search
@@ -320,7 +319,7 @@ def _flush(batch, total, want, counted=False):
 
 
 def _child_main(conn, cases, algos, limit, want, sets=None):
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    ignore_sigint()  # the parent handles Ctrl-C
     try:
         for msg in _messages(cases, algos, limit, want, sets):
             conn.send(msg)

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import ctypes
 import os
-import signal
 import sys
 from contextlib import contextmanager
 
 from ..encoders.cnf import check_encoding, encode_cnf, keeping
 from ..problem import Problem
-from .base import Backend, BackendError, Child, Deadline, SearchResult, may_start_child
+from .base import Backend, BackendError, Child, Deadline, SearchResult, ignore_sigint, may_start_child
 
 DEFAULT_ENCODING = "mixed"
 
@@ -127,7 +126,7 @@ def _stdout_to_devnull():
 
 
 def _child_main(conn, job):
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    ignore_sigint()  # the parent handles Ctrl-C
     try:
         conn.send(("ok", _count(*job)))
     except BaseException as e:

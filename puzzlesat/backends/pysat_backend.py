@@ -7,7 +7,6 @@ short blocking clauses when the problem says all solutions have equal weight.
 
 from __future__ import annotations
 
-import signal
 import threading
 
 from pysat.solvers import Solver, SolverNames
@@ -16,7 +15,7 @@ from pysolvers import error as _SolverError
 from ..encoders.cnf import DEFAULT_ENCODING, check_encoding, encode_cnf, keeping
 from ..problem import Problem
 from .base import (Asking, Backend, BackendError, Child, Deadline, SearchResult, Slices, Tally, blocking_clause,
-                   can_fork, dying_of_sigterm, may_start_child, run_stoppable)
+                   can_fork, dying_of_sigterm, ignore_sigint, may_start_child, run_stoppable)
 
 #: canonical name -> aliases, as PySAT spells them
 SOLVERS: dict[str, tuple[str, ...]] = {
@@ -30,13 +29,19 @@ PAUSED_AT_MOST = 1_000_000
 NON_INCREMENTAL = {"kissat404"}
 #: PySAT solvers whose solve cannot be interrupted: a time limit runs them in a
 #: child process that is killed at the deadline
-NO_INTERRUPT = {"cadical103", "cadical153", "cadical195", "cadical300", "kissat404", "lingeling"}
+NO_INTERRUPT = {"cadical103", "cadical153", "cadical195", "cadical300", "cryptosat", "kissat404", "lingeling"}
 #: PySAT solvers that take interrupt() only between restarts: on the 3x4x5
 #: box Glucose and Gluecard answered it 0.3-0.6 s late on average and up to
 #: 2 s, MapleCM up to 0.7 s (MiniSat, Maple, MergeSat: under 5 ms;
 #: benchmarks/interrupt_latency.py), so a time limit overran by that much;
 #: they too search in a child process that is killed at the deadline
 SLOW_INTERRUPT = {"glucose3", "glucose4", "glucose42", "gluecard3", "gluecard4", "maplecm"}
+#: PySAT solvers whose library puts in a SIGINT handler of its own while it
+#: solves: pycryptosat's writes "c" on stdout (into a --json answer) and
+#: "*** INTERRUPTED ***" on stderr, and its solve then ends with no answer,
+#: which read as the time limit (QA); they always search in a child, which
+#: holds SIGINT back (ignore_sigint)
+OWN_SIGINT = {"cryptosat"}
 DEFAULT_SOLVER = "cadical195"
 
 
@@ -45,6 +50,14 @@ def canonical(name: str) -> str | None:
         if name == canon or name in aliases:
             return canon
     return None
+
+
+def pysat_name(canon: str) -> str:
+    """The name PySAT's Solver takes for solver ``canon``: for two of them
+    (cryptosat, minisatgh) it takes the aliases only, not the key, and both
+    were said to be missing from this PySAT build (QA)."""
+    aliases = SOLVERS[canon]
+    return canon if canon in aliases else aliases[-1]
 
 
 class PySatBackend(Backend):
@@ -60,7 +73,7 @@ class PySatBackend(Backend):
             raise BackendError(f"backend {canon!r} is not available here: {problem}")
 
     def _new(self, clauses):
-        return Solver(name=self.solver, bootstrap_with=clauses)
+        return Solver(name=pysat_name(self.solver), bootstrap_with=clauses)
 
     def keeping(self, problem: Problem, expired=None):
         return keeping(problem, self.encoding, expired)
@@ -70,8 +83,8 @@ class PySatBackend(Backend):
         # on_count: solutions reach on_solution one by one, and on_count is
         # asked with the count so far every ASK_EVERY s: by the parent of a
         # search in a child, or by Asking in _search_here
-        if self._stopped_by_killing() and (time_limit is not None or self.responsive or on_count is not None) \
-                and may_start_child():
+        if self._stopped_by_killing() and may_start_child() and (
+                time_limit is not None or self.responsive or on_count is not None or self.solver in OWN_SIGINT):
             return self._search_in_child(problem, limit, time_limit, keep, on_solution, phases, on_count)
         return self._search_here(problem, limit, time_limit, keep, on_solution, phases, on_count)
 
@@ -109,7 +122,8 @@ class PySatBackend(Backend):
         hint = None if phases is None else [v if v in phases else -v for v in problem.primary]
         stats["phases"] = _set_phases(s, hint)
         # (an interruptible solver is incremental: s stays the same one)
-        asking = Asking(on_count if self.solver not in NO_INTERRUPT else None, lambda: tally.count, s.interrupt)
+        asking = Asking(on_count if self.solver not in NO_INTERRUPT else None, lambda: tally.count,
+                        lambda: _interrupt(s))
         try:
             with asking:  # ends before the solver is deleted (its thread calls interrupt())
                 while True:
@@ -225,7 +239,7 @@ class _PausedChild(Slices):
 
 def _child_main(conn, backend: PySatBackend, problem, limit, phases):
     """A child's search: each solution sent as it is found, then ("done", ...)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    ignore_sigint()  # the parent handles Ctrl-C
     # the parent draws the progress line and stops this child by killing it:
     # a responsive search here (each solve in a thread of its own, see
     # _solve) made a count of 40,320 solutions 5x slower with progress on
@@ -287,7 +301,7 @@ def unavailable_reason(canon: str) -> str:
     """'' if PySAT can run solver ``canon`` here, else why not (probed once)."""
     if canon not in _PROBED:
         try:
-            with Solver(name=canon, bootstrap_with=[[1]]) as s:
+            with Solver(name=pysat_name(canon), bootstrap_with=[[1]]) as s:
                 s.solve()
             _PROBED[canon] = ""
         except Exception as e:  # built without it, or pycryptosat missing
@@ -324,14 +338,24 @@ def _solve(s: Solver, deadline: Deadline, responsive: bool = False):
         remaining = deadline.remaining()
         if remaining is not None and remaining <= 0:
             return None
-    timer = threading.Timer(remaining, s.interrupt) if remaining is not None else None
+    timer = threading.Timer(remaining, _interrupt, (s,)) if remaining is not None else None
     if timer:
         timer.start()
     try:
-        res = run_stoppable(lambda: s.solve_limited(expect_interrupt=True), s.interrupt)
+        res = run_stoppable(lambda: s.solve_limited(expect_interrupt=True), lambda: _interrupt(s))
     finally:
         if timer:
             timer.cancel()
     if res is None:
-        s.clear_interrupt()
+        _interrupt(s, clear=True)
     return res
+
+
+def _interrupt(s: Solver, clear: bool = False) -> None:
+    """s.interrupt() (or with ``clear`` s.clear_interrupt()), where the
+    solver has one: CryptoMiniSat in PySAT has none, and searches here only
+    in a pool's worker, which its parent ends (NO_INTERRUPT)."""
+    try:
+        s.clear_interrupt() if clear else s.interrupt()
+    except NotImplementedError:
+        pass

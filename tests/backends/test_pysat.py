@@ -88,6 +88,8 @@ def test_a_search_in_a_child_is_not_responsive_there(monkeypatch):
         raise AssertionError("a solve in a thread of its own, in the child")
 
     monkeypatch.setattr(pysat_backend, "run_stoppable", no_thread)
+    # (a child holds SIGINT back for good: not this test's process)
+    monkeypatch.setattr(pysat_backend, "ignore_sigint", lambda: None)
     sent = []
 
     class Conn:
@@ -167,6 +169,52 @@ def test_a_solver_left_in_mid_search_by_ctrl_c_is_not_freed(monkeypatch):
     assert (r.count, r.complete, len(freed)) == (5, True, 1)
 
 
+def test_cryptominisat_and_minisat_gh_run_by_the_names_pysat_takes():
+    # PySAT takes only these two's aliases, not their keys (its SolverNames'
+    # attribute names): both were said not to be "in this PySAT build" (QA)
+    import importlib.util
+
+    from puzzlesat.backends.pysat_backend import unavailable_reason
+
+    problem = load_puzzle("dominoes-2x4").compile()
+    assert unavailable_reason("minisatgh") == ""
+    assert get_backend("mgh").name == get_backend("minisatgh").name == "minisatgh"
+    assert get_backend("mgh").count(problem).count == 5
+    if importlib.util.find_spec("pycryptosat") is None:  # (pyganak's wheel ships it here)
+        assert unavailable_reason("cryptosat") == "Package 'pycryptosat' is unavailable. Check your installation."
+        return
+    assert unavailable_reason("cryptosat") == ""
+    assert get_backend("cms").name == "cryptosat"
+    r = get_backend("cms").count(problem, time_limit=30)  # (no interrupt(): a child stopped by killing it)
+    assert (r.count, r.complete) == (5, True)
+
+
+def test_ctrl_c_in_a_cryptominisat_search_is_an_interruption_and_prints_nothing(mutilated, capfd):
+    # pycryptosat puts in a SIGINT handler of its own while it solves: it
+    # wrote "c" on stdout (inside a --json answer) and "*** INTERRUPTED ***"
+    # on stderr, and its solve came back with no answer, which read as the
+    # time limit.  It searches in a child, which holds SIGINT back.
+    import signal
+    import threading
+
+    import importlib.util
+
+    if importlib.util.find_spec("pycryptosat") is None:
+        return  # (the test above checks what is said then)
+    problem = mutilated(16)  # built first: the signal must land in the search
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # (a background shell job ignores it)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        r = get_backend("cms").search(problem)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
+    assert (r.count, r.complete, r.stopped_by) == (0, False, "interrupted")
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")
+
+
 # every PySAT solver the registry offers, each run on what the families
 # compile to (the tiling and nonogram tests exercise a few of them in depth)
 ALL_PYSAT = list(__import__("puzzlesat.backends.pysat_backend", fromlist=["SOLVERS"]).SOLVERS)
@@ -178,7 +226,7 @@ def test_every_pysat_solver_counts_tilings_raw_and_up_to_symmetry_and_a_nonogram
     from puzzlesat.backends.base import BackendError
 
     why = unavailable_reason(name)
-    if why:  # (this python-sat wheel leaves out minisatgh, and cryptosat wants pycryptosat)
+    if why:  # (a solver this python-sat wheel leaves out, or cryptosat without pycryptosat)
         with pytest.raises(BackendError) as e:
             get_backend(name)
         assert str(e.value) == f"backend {name!r} is not available here: {why}"
