@@ -763,6 +763,27 @@ def test_a_search_past_its_time_limit_is_said_to_have_been_stopping():
     assert time_limit_said(args, 1.968) == "the time limit (1.968 s, the last 0.978 s of it stopping the solver)"
 
 
+def test_importing_the_engine_counts_against_the_time_limit(monkeypatch, capsys):
+    # the engine was made (its library imported: OR-Tools takes 0.4-0.6 s)
+    # before the clock started, and -b cpsat ended that much past -t (QA)
+    import time
+
+    from puzzlesat import cli
+    from puzzlesat.commands import common
+
+    real = common.check_backend_option
+
+    def slow_import(args):
+        time.sleep(1.5)
+        real(args)
+
+    monkeypatch.setattr(common, "check_backend_option", slow_import)
+    assert cli.main(["solve", "pentomino-3x20", "-b", "cpsat", "-t", "1", "--json"]) == 3
+    out, _ = capsys.readouterr()
+    assert json.loads(out) == {"error": "stopped: the time limit (1 s) ran out while reading and compiling "
+                                        "pentomino-3x20, before any search", "kind": "time-limit", "exit_code": 3}
+
+
 def test_ctrl_c_inside_pysats_cardinality_encoder_is_an_interruption(tmp_path, monkeypatch, capsys):
     # PySAT's C encoder turns a Ctrl-C into pycard.error("Caught keyboard
     # interrupt"): `export`, `info` or a CNF solve interrupted while the CNF
