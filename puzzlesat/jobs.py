@@ -1713,19 +1713,26 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
     # counted: the whole count of classes, said beside the limit's (as in
     # _burnside; it stopped at the limit, and the whole count was lost, QA)
     budgeted = limit is not None and ctr.backend.can_enumerate
+    runs = []
     for (i, k), rs in sorted(terms.items(), key=lambda t: (bool(t[0][0] and group[t[0][0]]), t[0][1], t[0][0])):
-        if budgeted and total >= limit:
-            return math.ceil(total), False
-        h = group[i]
-        if h and k in empty_k:
-            continue
         allowed = set(rs)
         extra = [Clause((-v,)) for v in c.vars if v not in allowed]
-        if h:
-            extra += equalities(h)
+        if group[i]:
+            extra += equalities(group[i])
+        runs.append((group[i], k, problem.with_constraints(extra)))
+    # a counter that takes the Burnside runs (what the default engine's
+    # choice asks) may refuse a restricted one: Burnside then (-b kasteleyn
+    # refused a 3 x 7 board with one monomino that its Burnside runs count, QA)
+    if not ctr.backend.can_enumerate and any(ctr.backend.supports(p) is not None for _, _, p in runs):
+        return _burnside(ctr, problem, group, limit)
+    for h, k, restricted in runs:
+        if budgeted and total >= limit:
+            return math.ceil(total), False
+        if h and k in empty_k:
+            continue
         budget = math.ceil((limit - total) * k) if budgeted else None
         # identity runs list solutions (a class met twice is kept once: _Counter.group)
-        r = ctr.run(problem.with_constraints(extra), keep=not h, budget=budget)
+        r = ctr.run(restricted, keep=not h, budget=budget)
         # every term is >= 0, so a partial sum (of partial counts) is a lower bound
         total += Fraction(r.count, k)
         if not r.complete:

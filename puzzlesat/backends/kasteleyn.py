@@ -703,10 +703,47 @@ def _times(a: dict[int, int], b: dict[int, int], most: int) -> dict[int, int]:
     return out
 
 
+#: vertices of a non-planar component's Kuratowski subgraph tried as its
+#: apex, most edges first, after the vertex of highest degree
+APEX_TRIES = 24
+
+
+def _apex(comp: list[int], adj: list[list[int]], nx):
+    """A vertex a of the component whose removal leaves it planar, and the
+    graph without it (networkx), or None.  Tried first: the vertex of
+    highest degree, a monomino's piece joined to every cell.  Not always
+    that one: restricted to 4 representative cells (a count up to
+    symmetry), the piece has 4 edges and the cells beside it 5, and such a
+    cell was taken, leaving the graph non-planar (a 3 x 7 board with one
+    monomino was refused as "not planar", QA).  Then the vertices of a
+    Kuratowski subgraph, which every apex is one of."""
+
+    def without(a):
+        rest = [v for v in comp if v != a]
+        H = nx.Graph()
+        H.add_nodes_from(rest)
+        H.add_edges_from((u, w) for u in rest for w in adj[u] if u < w and w != a)
+        return H
+
+    first = max(comp, key=lambda v: len(adj[v]))
+    H = without(first)
+    if nx.check_planarity(H)[0]:
+        return first, H
+    G = nx.Graph()
+    G.add_edges_from((u, w) for u in comp for w in adj[u] if u < w)
+    _, kuratowski = nx.check_planarity(G, counterexample=True)
+    tried = sorted((v for v in kuratowski.nodes if v != first), key=lambda v: (-len(adj[v]), v))
+    for a in tried[:APEX_TRIES]:
+        H = without(a)
+        if nx.check_planarity(H)[0]:
+            return a, H
+    return None
+
+
 def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int], int],
               nx) -> tuple[list[_Part], int] | None:
-    """A component with an apex a (its vertex of highest degree, whose
-    removal leaves it planar: a monomino's piece, joined to every cell) as
+    """A component with an apex a (a vertex whose removal leaves it planar,
+    :func:`_apex`: a monomino's piece, joined to every cell) as
     the sum over a's edges (a, v) of the matchings of the rest without v:
     the items whose counts multiply, and a factor; None when the rest is
     not planar.  The rest's piece of an odd number of vertices (the only
@@ -714,12 +751,11 @@ def _apex_sum(comp: list[int], adj: list[list[int]], edges: dict[tuple[int, int]
     sites are a's neighbours, one of them covered alone (defect lines,
     _defect_sum); a lone vertex is the factor; each other piece is matched
     alone."""
-    a = max(comp, key=lambda v: len(adj[v]))
-    rest = [v for v in comp if v != a]
+    found = _apex(comp, adj, nx)
+    if found is None:
+        return None
+    a, H = found
     sub = [[w for w in adj[v] if w != a] if v != a else [] for v in range(len(adj))]
-    H = nx.Graph()
-    H.add_nodes_from(rest)
-    H.add_edges_from((u, w) for u in rest for w in sub[u] if u < w)
     pieces = [sorted(c) for c in nx.connected_components(H)]
     odd = [c for c in pieces if len(c) % 2]
     if len(odd) != 1:

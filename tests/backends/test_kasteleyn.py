@@ -353,6 +353,43 @@ def test_dominoes_and_one_monomino_agree_with_enumeration(kb):
         assert (out.count, out.complete, out.backend) == (want, True, "kasteleyn")
 
 
+ONE_MONOMINO = '[[pieces]]\nset = "dominoes"\ncount = {}\n[[pieces]]\nset = "monominoes"\ncount = 1\n'
+
+
+@pytest.mark.parametrize("board,dominoes,classes", [
+    ("size = [3, 7]", 10, 137),
+    ("size = [7, 3]", 10, 137),
+    ("size = [7, 5]\nholes = [[3, 3], [5, 3]]", 16, 1606),
+    ("size = [9, 3]\nholes = [[2, 2], [8, 2]]", 12, None),
+])
+def test_one_monomino_up_to_symmetry_where_its_piece_has_fewer_edges_than_a_cell(kb, board, dominoes, classes):
+    # restricted to one placement per orbit (4 cells), the monomino's piece
+    # had 4 edges and the cells beside it 5: the apex taken was such a cell,
+    # the rest was not planar, and the count was refused (QA); the default
+    # engine for --unique, chosen on the Burnside runs, failed with it
+    puzzle = load_toml(f"[board]\n{board}\n" + ONE_MONOMINO.format(dominoes), "board.toml")
+    want = jobs.count(puzzle, get_backend("exact"), unique=True)
+    got = jobs.count(puzzle, kb, unique=True)
+    assert (got.count, got.complete) == (want.count, True)
+    assert classes is None or want.count == classes
+    default = jobs.count(puzzle, unique=True)
+    assert (default.count, default.complete) == (want.count, True)
+
+
+def test_a_counter_that_refuses_a_restricted_run_counts_by_burnside(kb, monkeypatch):
+    # the default engine is chosen on the Burnside runs: a restricted
+    # piece's run it cannot take makes the count Burnside's, not a refusal
+    from puzzlesat.backends import kasteleyn
+
+    monkeypatch.setattr(kasteleyn, "APEX_TRIES", 0)  # (the apex first tried: a cell, as before)
+    puzzle = load_toml("[board]\nsize = [3, 7]\n" + ONE_MONOMINO.format(10), "board.toml")
+    calls = []
+    real = jobs._burnside
+    monkeypatch.setattr(jobs, "_burnside", lambda *a: calls.append(1) or real(*a))
+    got = jobs.count(puzzle, get_backend("kasteleyn"), unique=True)
+    assert (got.count, got.complete, calls) == (137, True, [1])
+
+
 def test_dominoes_and_several_monominoes_agree_with_enumeration(kb, monkeypatch):
     # k monominoes (one piece, count k): each set of k cells is a
     # determinant of the board without them, the signs along a line in the
