@@ -1720,16 +1720,18 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
         if group[i]:
             extra += equalities(group[i])
         runs.append((group[i], k, problem.with_constraints(extra)))
-    # a counter that takes the Burnside runs (what the default engine's
-    # choice asks) may refuse a restricted one: Burnside then (-b kasteleyn
-    # refused a 3 x 7 board with one monomino that its Burnside runs count, QA)
-    if not ctr.backend.can_enumerate and any(ctr.backend.supports(p) is not None for _, _, p in runs):
-        return _burnside(ctr, problem, group, limit)
     for h, k, restricted in runs:
         if budgeted and total >= limit:
             return math.ceil(total), False
         if h and k in empty_k:
             continue
+        # a counter that takes the Burnside runs (what the default engine's
+        # choice asks) may refuse a restricted one: Burnside then (-b kasteleyn
+        # refused a 3 x 7 board with one monomino that its Burnside runs
+        # count, QA).  Asked run by run, past the deadline not at all: each
+        # answer is a plan (a 41 x 41 board's 19 took 3 s past -t 1)
+        if not ctr.backend.can_enumerate and not ctr.deadline.expired() and ctr.backend.supports(restricted):
+            return _burnside(ctr, problem, group, limit)
         budget = math.ceil((limit - total) * k) if budgeted else None
         # identity runs list solutions (a class met twice is kept once: _Counter.group)
         r = ctr.run(restricted, keep=not h, budget=budget)

@@ -732,7 +732,10 @@ def _apex(comp: list[int], adj: list[list[int]], nx):
     G = nx.Graph()
     G.add_edges_from((u, w) for u in comp for w in adj[u] if u < w)
     _, kuratowski = nx.check_planarity(G, counterexample=True)
-    tried = sorted((v for v in kuratowski.nodes if v != first), key=lambda v: (-len(adj[v]), v))
+    # its branch vertices first (an apex's piece may have no more edges
+    # than a cell: 4 representative cells), then by their edges
+    tried = sorted((v for v in kuratowski.nodes if v != first),
+                   key=lambda v: (kuratowski.degree(v) < 3, -len(adj[v]), v))
     for a in tried[:APEX_TRIES]:
         H = without(a)
         if nx.check_planarity(H)[0]:

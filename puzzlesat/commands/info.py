@@ -130,9 +130,9 @@ def _sized(problem, encodings: list[str], apart: bool) -> list[tuple[int, int, i
 
 
 def _size_in_child(conn, problem, encodings: list[str]) -> None:
-    import signal
+    from ..backends.base import ignore_sigint
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    ignore_sigint()  # the parent handles Ctrl-C
     try:
         got = cnf_sizes(problem, encodings)
     except MemoryError:
