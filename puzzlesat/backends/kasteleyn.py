@@ -704,7 +704,7 @@ def _times(a: dict[int, int], b: dict[int, int], most: int) -> dict[int, int]:
 
 
 #: vertices of a non-planar component's Kuratowski subgraph tried as its
-#: apex, most edges first, after the vertex of highest degree
+#: apex, after the vertex of highest degree (see _apex for their order)
 APEX_TRIES = 24
 
 
