@@ -1713,18 +1713,17 @@ def _orbits(ctr: _Counter, problem: Problem, group: list[dict[int, int]],
     # counted: the whole count of classes, said beside the limit's (as in
     # _burnside; it stopped at the limit, and the whole count was lost, QA)
     budgeted = limit is not None and ctr.backend.can_enumerate
-    runs = []
     for (i, k), rs in sorted(terms.items(), key=lambda t: (bool(t[0][0] and group[t[0][0]]), t[0][1], t[0][0])):
-        allowed = set(rs)
-        extra = [Clause((-v,)) for v in c.vars if v not in allowed]
-        if group[i]:
-            extra += equalities(group[i])
-        runs.append((group[i], k, problem.with_constraints(extra)))
-    for h, k, restricted in runs:
         if budgeted and total >= limit:
             return math.ceil(total), False
+        h = group[i]
         if h and k in empty_k:
             continue
+        allowed = set(rs)
+        extra = [Clause((-v,)) for v in c.vars if v not in allowed]
+        if h:
+            extra += equalities(h)
+        restricted = problem.with_constraints(extra)
         # a counter that takes the Burnside runs (what the default engine's
         # choice asks) may refuse a restricted one: Burnside then (-b kasteleyn
         # refused a 3 x 7 board with one monomino that its Burnside runs
