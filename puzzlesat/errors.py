@@ -35,6 +35,25 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
     return f"{number(n)} {noun if n == 1 else nouns or noun + 's'}"
 
 
+def closest(word: str, choices) -> str | None:
+    """The one of ``choices`` that ``word`` looks like a typo of (or is in
+    another case), else None."""
+    import difflib
+
+    by_lower: dict[str, str] = {}
+    for c in choices:
+        by_lower.setdefault(c.lower(), c)
+    near = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.75)
+    return by_lower[near[0]] if near else None
+
+
+def did_you_mean(word: str, choices) -> str:
+    """``"did you mean 'x'?"`` for the closest of ``choices``, else ``""``:
+    for an "unknown name" message."""
+    near = closest(word, choices)
+    return f"did you mean {near!r}?" if near else ""
+
+
 class InputError(Exception):
     """Bad input: the CLI prints ``str(self)`` on one line and exits 2."""
 

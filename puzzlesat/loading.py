@@ -15,7 +15,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from .errors import InputError
+from .errors import InputError, did_you_mean
 from .puzzle import Puzzle
 
 LOADERS: dict[str, str] = {
@@ -60,13 +60,15 @@ def resolve(name_or_path: str) -> Path:
             raise InputError(f"unknown puzzle format {p.suffix or '(no suffix)'!r}; "
                              f"known: {', '.join(sorted(LOADERS))}", name_or_path)
         return p
-    found = bundled().get(name_or_path)
+    names = bundled()
+    found = names.get(name_or_path)
     if found is None:
         if p.exists() and p.is_file():
             raise InputError(f"unknown puzzle format {p.suffix or '(no suffix)'!r}; "
                              f"known: {', '.join(sorted(LOADERS))}", name_or_path)
-        raise InputError(f"unknown instance {name_or_path!r}: not a file, nor a bundled name "
-                         "(run 'puzzlesat list')")
+        hint = did_you_mean(name_or_path, names)
+        raise InputError(f"unknown instance {name_or_path!r}: not a file, nor a bundled name"
+                         f"{'; ' + hint if hint else ''} (run 'puzzlesat list')")
     return found
 
 

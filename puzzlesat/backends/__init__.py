@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 
-from ..errors import UsageError
+from ..errors import UsageError, closest, did_you_mean
 from .base import Backend, BackendError, SearchResult, SolveResult, SolverFailed, Status
 
 __all__ = ["Backend", "BackendError", "BackendOptionError", "SearchResult", "SolveResult", "SolverFailed",
@@ -70,7 +70,7 @@ def get_backend(name: str, *, encoding: str | None = None, **options) -> Backend
         prefix, arg = name.split(":", 1)
         entry = _FACTORIES.get(prefix + ":")
         if entry is None:
-            raise BackendOptionError(f"unknown backend {name!r}; run 'puzzlesat backends' to see the choices")
+            raise _unknown(name)
         return _load(entry[0])(arg, encoding=encoding, **options)
     if name in _FACTORIES:
         try:
@@ -87,7 +87,24 @@ def get_backend(name: str, *, encoding: str | None = None, **options) -> Backend
 
     if canonical(name) is not None:
         return PySatBackend(name, **({"encoding": encoding} if encoding else {}))
-    raise BackendOptionError(f"unknown backend {name!r}; run 'puzzlesat backends' to see the choices")
+    raise _unknown(name)
+
+
+def _unknown(name: str) -> BackendOptionError:
+    """"unknown backend", with the name meant when it looks like a typo."""
+    if ":" in name:
+        prefix, arg = name.split(":", 1)
+        meant = closest(prefix + ":", [n for n in _FACTORIES if n.endswith(":")])
+        hint = f"did you mean {meant + arg!r}?" if meant else ""
+    else:
+        names = [n for n in _FACTORIES if not n.endswith(":")]
+        for aliases in _pysat_names().values():
+            names.extend(aliases)
+        hint = did_you_mean(name, names)
+    if hint:
+        return BackendOptionError(f"unknown backend {name!r}; {hint} "
+                                  "(run 'puzzlesat backends' to see the choices)")
+    return BackendOptionError(f"unknown backend {name!r}; run 'puzzlesat backends' to see the choices")
 
 
 def list_backends() -> list[dict]:

@@ -286,6 +286,19 @@ def test_piece_that_fits_nowhere_is_no_solution_named_at_its_line(cli, tmp_path)
     (["solve", "no-such-thing"], "puzzlesat: unknown instance 'no-such-thing': not a file, nor a bundled name (run 'puzzlesat list')"),
     (["solve", "missing.box"], "puzzlesat: missing.box: no such file"),
     (["solve", "pentomino-3x20", "--backend", "nope"], "puzzlesat: unknown backend 'nope'; run 'puzzlesat backends' to see the choices"),
+    # a typo, or the wrong case, gets the name meant
+    (["solve", "pentomno-3x20"], "puzzlesat: unknown instance 'pentomno-3x20': not a file, nor a bundled name; "
+                                 "did you mean 'pentomino-3x20'? (run 'puzzlesat list')"),
+    (["solve", "Dancer"], "puzzlesat: unknown instance 'Dancer': not a file, nor a bundled name; "
+                          "did you mean 'dancer'? (run 'puzzlesat list')"),
+    (["solve", "dancer", "-b", "cadicl195"], "puzzlesat: unknown backend 'cadicl195'; did you mean 'cadical195'? "
+                                             "(run 'puzzlesat backends' to see the choices)"),
+    (["solve", "dancer", "-b", "CPSAT"], "puzzlesat: unknown backend 'CPSAT'; did you mean 'cpsat'? "
+                                        "(run 'puzzlesat backends' to see the choices)"),
+    (["solve", "dancer", "-b", "extrnal:minisat"], "puzzlesat: unknown backend 'extrnal:minisat'; did you mean "
+                                                   "'external:minisat'? (run 'puzzlesat backends' to see the choices)"),
+    (["solve", "dancer", "-b", "nope:minisat"], "puzzlesat: unknown backend 'nope:minisat'; "
+                                                "run 'puzzlesat backends' to see the choices"),
 ])
 def test_bad_input_is_one_line_exit_2(cli, args, message):
     r = cli(*args)
