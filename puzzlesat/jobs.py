@@ -250,11 +250,11 @@ def solve(puzzle: Puzzle, backend: Backend | None = None, *, time_limit: float |
           problem: Problem | None = None, progress: bool = False) -> SolveOutcome:
     """Find one solution, decoded and verified.  ``progress``: the elapsed
     time on stderr while the search runs."""
-    problem = problem or puzzle.compile()
     reason = puzzle.precheck()
     if reason:
         # (no engine was called: the outcome names none)
         return SolveOutcome(Status.NO_SOLUTION, None, None, 0.0, reason, method="precheck")
+    problem = problem or puzzle.compile()
     clock = Deadline(None)
     fixed = fixed_by_units(problem)
     if fixed is not None:
@@ -1413,10 +1413,10 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
     search from a known solution may hand over to ``HANDOVER_BACKEND``
     (always so when ``backend`` is None)."""
     may_switch = may_switch or backend is None
-    problem = problem or puzzle.compile()
     reason = puzzle.precheck()
     if reason:
         return CountOutcome(0, True, unique, None, 0.0, method="precheck", reason=reason)
+    problem = problem or puzzle.compile()
     clock = Deadline(None)
     fixed = fixed_by_units(problem)
     if fixed is not None:  # one solution, one class of them (listed: it is at hand, whoever asked)

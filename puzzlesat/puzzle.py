@@ -41,6 +41,14 @@ class Puzzle:
         Jobs answer "no solution" with it, exit 1, and call no engine."""
         return None
 
+    def counts_differ(self) -> str | None:
+        """The part of :meth:`precheck` that needs no model (a tiling's
+        pieces that cover more or fewer cells than its board has, a
+        nonogram's clue sums that differ), or None.  ``solve`` and ``count``
+        ask it before compiling: a 1000 x 1000 board that three dominoes
+        cannot cover took 15 s and a GB of placements to be told so."""
+        return None
+
     def implied(self, problem: Problem) -> list:
         """Constraints that every solution satisfies but ``problem`` leaves
         unsaid (a tiling's placements that cut off an unfillable region),

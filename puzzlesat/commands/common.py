@@ -130,12 +130,14 @@ def warn_ignored(ignored, where: str) -> None:
         note(f"puzzlesat: warning: ... and {len(ignored) - MAX_WARNINGS} more things ignored in {where}")
 
 
-def load(args, family: str | None = None, then=None, compile_unless=None):
+def load(args, family: str | None = None, then=None, compile_unless=None, precheck: bool = False):
     """(puzzle, compiled problem) for the command's instance (``family``:
     the only family the command takes, checked before compiling; ``then``:
     a further step, ``then(puzzle)``, timed with them, whose result comes
     third; ``compile_unless(result)`` true: nothing is compiled, and the
-    problem is None).  With a time
+    problem is None; ``precheck``: nor is it when the puzzle's counts show
+    it has no solution (:meth:`Puzzle.counts_differ`), which the job then
+    says without a model).  With a time
     limit, reading and compiling (and ``then``) count against it: past the
     limit they stop (BuildTimeLimit), and the search gets what is left
     (``args.time_limit`` becomes the remainder)."""
@@ -151,7 +153,7 @@ def load(args, family: str | None = None, then=None, compile_unless=None):
         # the time limit too: importing the engine's library is part of the
         # run (OR-Tools' 0.4-0.6 s made -b cpsat end that much later, QA)
         check_backend_option(args)
-        return _load(args, family, then, compile_unless)
+        return _load(args, family, then, compile_unless, precheck)
 
 
 def steps_before_search(args, *more: str) -> str:
@@ -330,7 +332,7 @@ def load_untimed(args):
     return _load(args)
 
 
-def _load(args, family: str | None = None, then=None, compile_unless=None):
+def _load(args, family: str | None = None, then=None, compile_unless=None, precheck: bool = False):
     puzzle = load_puzzle(args.instance)
     if family is not None and puzzle.family != family:
         raise InputError(f"{args.command} is for {family}s; this is a {puzzle.family} puzzle "
@@ -372,6 +374,8 @@ def _load(args, family: str | None = None, then=None, compile_unless=None):
     extra = then(puzzle) if then is not None else None
     if compile_unless is not None and compile_unless(extra):
         return puzzle, None, extra
+    if precheck and puzzle.counts_differ():
+        return (puzzle, None) if then is None else (puzzle, None, extra)
     problem = puzzle.compile()
     if getattr(args, "encoding", None) is not None and not encoding_matters(problem):
         # said, then left out: what follows runs as without it (count's

@@ -53,7 +53,7 @@ def _jobs(s: str) -> int:
 
 
 def run(args) -> int:
-    puzzle, problem = load(args)
+    puzzle, problem = load(args, precheck=True)  # (None: its counts show there is no solution)
     # the few solutions --show prints need no enumerating engine for the count
     listing = args.limit is not None
     with before_search(args, "checking and choosing an engine for",
@@ -124,11 +124,14 @@ def run(args) -> int:
         # (only the other kind of count stated: none contradicts it too)
         note(f"puzzlesat: warning: the instance file expects {some}; the count is 0")
     if args.json:
-        symmetries = len(problem.symmetries)
-        if out.method == "precheck":
+        if problem is None:  # (not compiled: the counts showed no solution)
+            symmetries = None
+        elif out.method == "precheck":
             # a piece that fits nowhere leaves no placement for the symmetries
             # to permute (1); the board's own that map the pieces onto pieces
-            symmetries = puzzle.info(problem).get("piece_symmetries") or symmetries
+            symmetries = puzzle.info(problem).get("piece_symmetries") or len(problem.symmetries)
+        else:
+            symmetries = len(problem.symmetries)
         emit_json({
             "instance": args.instance, "title": puzzle.title, "family": puzzle.family,
             # "unique" is the --unique option (counted up to symmetry), kept for
@@ -147,7 +150,7 @@ def run(args) -> int:
             "reason": out.reason,
             # the whole count a counter found, where --limit capped "count"
             "count_without_limit": out.whole,
-            "verdict": _verdict(out, args.unique and len(problem.symmetries) > 1),
+            "verdict": _verdict(out, args.unique and problem is not None and len(problem.symmetries) > 1),
             "solutions": [puzzle.solution_json(s) for s in shown],
         })
     else:
@@ -170,7 +173,8 @@ def run(args) -> int:
             line += f"; {out.backend} counted {out.whole:,} in all"
         if out.reason:
             line += f": {out.reason}"
-        sym = f", {plural(len(problem.symmetries), 'symmetry', 'symmetries')}" if args.unique else ""
+        sym = (f", {plural(len(problem.symmetries), 'symmetry', 'symmetries')}" if args.unique and problem is not None
+               else "")
         implied = f", {out.implied} implied constraints added" if out.implied else ""
         if out.method == "precheck":
             print(f"{line}\n(no solver called)")

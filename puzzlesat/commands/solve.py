@@ -32,7 +32,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     check_writable("--svg", args.svg)
     check_writable("--png", args.png)
-    puzzle, problem = load(args)
+    puzzle, problem = load(args, precheck=True)
     render_png = getattr(puzzle, "render_png", None)
     if args.png and render_png is None:  # said before solving, not after
         raise InputError(f"--png: no PNG drawing for {puzzle.family} puzzles; use --svg")
@@ -56,7 +56,8 @@ def run(args) -> int:
         refuse_overwriting(opt, path, args.instance, puzzle.path)
         if path and path != "-" and not path.lower().endswith(suffix):
             note(f"puzzlesat: note: {opt} writes {suffix[1:].upper()}, and {path} does not end in {suffix}")
-    backend = backend_for(args, problem, "solve")
+    # (no model: the puzzle's counts show there is no solution, which the job says)
+    backend = backend_for(args, problem, "solve") if problem is not None else None
     out = jobs.solve(puzzle, backend, time_limit=args.time_limit, problem=problem, progress=wants_progress(args))
     if out.status == Status.NO_SOLUTION and out.method != "precheck":
         _check_no_solution(args, puzzle, problem, out.backend)

@@ -260,6 +260,39 @@ def test_no_solution_proved_by_a_solver(cli, tmp_path):
     assert (r.code, r.json()["count"], r.json()["complete"]) == (0, 0, True)
 
 
+@pytest.mark.parametrize("family,text,why", [
+    ("tiling", "BOX / 1000 * 1000\nELEMENT / (I) (1,1), (2,1)\n",
+     "the pieces cover 2 cells but the board has 1,000,000 free cells"),
+    ("nonogram", "width 2\nheight 1\nrows\n2\ncolumns\n1\n0\n",
+     "the row clues ask for 2 black cells but the column clues for 1, so no picture satisfies both"),
+])
+def test_counts_that_differ_are_said_without_compiling_a_model(monkeypatch, capsys, tmp_path, family, text, why):
+    # a 1000 x 1000 board that one domino cannot cover took 15 s and a GB
+    # of placements to be told so (QA): solve and count now build no model
+    from puzzlesat import cli
+    from puzzlesat.models.nonogram.puzzle import Nonogram
+    from puzzlesat.models.tiling.puzzle import Tiling
+
+    def no_compile(self):
+        raise AssertionError("compiled")
+
+    monkeypatch.setattr(Tiling, "compile", no_compile)
+    monkeypatch.setattr(Nonogram, "compile", no_compile)
+    f = tmp_path / ("p.box" if family == "tiling" else "p.non")
+    f.write_text(text)
+    assert cli.main(["solve", str(f)]) == 1
+    assert capsys.readouterr().out == f"no solution: {why}\n"
+    assert cli.main(["count", str(f), "--unique", "-b", "cpsat"]) == 0
+    assert capsys.readouterr().out == f"0 solutions up to symmetry: {why}\n(no solver called)\n"
+    assert cli.main(["count", str(f), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    # (no model was built: no symmetries were looked for)
+    assert (d["count"], d["method"], d["reason"], d["symmetries"], d["verdict"]) == (0, "precheck", why, None, "none")
+    assert cli.main(["solve", str(f), "--json"]) == 1
+    d = json.loads(capsys.readouterr().out)
+    assert (d["status"], d["method"], d["reason"], d["backend"]) == ("no-solution", "precheck", why, None)
+
+
 def test_piece_that_fits_nowhere_is_no_solution_named_at_its_line(cli, tmp_path):
     # a well-formed puzzle (the areas match: 3 + 1 = 4) with no solution: exit 1
     # with the reason, as for an area mismatch, and no solver called; the

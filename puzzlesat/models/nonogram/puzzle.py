@@ -210,6 +210,9 @@ class Nonogram(Puzzle):
                                         "but the file's goal picture is one (verified): line logic is wrong")
         return f"line logic finds a contradiction: {lines.contradiction_said()}"
 
+    def counts_differ(self) -> str | None:
+        return self.sums_differ()
+
     def sums_differ(self) -> str | None:
         """The row clues and the column clues ask for different numbers of
         black cells: why there is no picture (or None)."""

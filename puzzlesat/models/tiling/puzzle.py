@@ -89,6 +89,9 @@ class Tiling(Puzzle):
                     f"{_plural(len(self.board), 'free cell')}")
         return None
 
+    def counts_differ(self) -> str | None:
+        return self.area_mismatch()
+
     def precheck(self) -> str | None:
         """The pieces' area against the board's, then a piece with no
         placement at all (larger than the box, say), then the colouring
