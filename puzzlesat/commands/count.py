@@ -82,7 +82,8 @@ def run(args) -> int:
         note(f"puzzlesat: note: --jobs {args.jobs} has no effect: {backend.name} counts the whole at once "
              "(its parts together cost more than the whole)")
     progress = wants_progress(args)
-    n_shown = max(args.show, 2 if args.limit and args.limit <= 2 else 0)
+    # (--limit 1 or 2 shows what it found, unless --show says how many: QA)
+    n_shown = args.show or (2 if args.limit and args.limit <= 2 else 0)
     if args.color == "always" and not n_shown and not args.json and getattr(puzzle, "renders_color", True):
         # (with --json, or for a family drawn without colours, load said so)
         note("puzzlesat: warning: --color always has no effect: count draws no solution without --show "

@@ -48,6 +48,14 @@ def test_count_limit_is_incomplete_with_exit_3(cli):
     r = cli("count", "dominoes-2x4", "--limit", "2", "--backend", "minisat22")
     assert r.code == 3
     assert r.out.startswith("at least 2 solutions, incomplete (stopped at --limit)")
+    # --limit 2 shows the two it found, as --show 2 would; a --show given says how many (it was overridden)
+    d = cli("count", "pentomino-3x20", "--limit", "2", "--json").json()
+    assert (d["count"], d["verdict"], len(d["solutions"])) == (2, "multiple", 2)
+    assert len({json.dumps(s) for s in d["solutions"]}) == 2
+    d = cli("count", "pentomino-3x20", "--limit", "2", "--show", "1", "--json").json()
+    assert (d["count"], d["verdict"], len(d["solutions"])) == (2, "multiple", 1)
+    r = cli("count", "pentomino-3x20", "--limit", "2", "--show", "1")
+    assert r.code == 3 and r.out.count("solution 1") == 1 and "solution 2" not in r.out, r.out
 
 
 def test_count_says_when_it_picks_the_model_counter(cli, tmp_path):
