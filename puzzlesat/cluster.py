@@ -122,6 +122,9 @@ class Cluster:
     """A connection to a Dask scheduler that counts sub-problems."""
 
     def __init__(self, address: str, timeout: float | None = None):
+        """Connected to the scheduler at ``address``, with a worker, within
+        ``timeout`` seconds (CONNECT_TIMEOUT), importing Dask included."""
+        start = time.monotonic()
         try:
             from distributed import Client
         except ImportError as e:  # pragma: no cover - a dependency in pyproject.toml
@@ -136,8 +139,9 @@ class Cluster:
             resolve_address(address)
         except (ValueError, OSError) as e:
             raise BackendError(f"{address!r} is not a Dask scheduler address (such as tcp://HOST:8786): {e}") from None
-        try:
-            self.client = Client(address, timeout=timeout, set_as_default=False)
+        try:  # (rounded: Dask's message repeats it as given)
+            self.client = Client(address, timeout=round(max(timeout - (time.monotonic() - start), 0.1), 2),
+                                 set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as e:
             raise BackendError(f"cannot reach a Dask scheduler at {address!r}: {e or type(e).__name__}") from None
         except MemoryError:
@@ -146,8 +150,9 @@ class Cluster:
             raise BackendError(f"what answers at {address!r} is not a Dask scheduler (it does not speak Dask's "
                                "protocol)") from None
         try:
-            try:
-                self.client.wait_for_workers(1, timeout=timeout)
+            try:  # (within the same timeout: a time limit gives the connecting this much in all)
+                left = round(max(timeout - (time.monotonic() - start), 0.1), 2)
+                self.client.wait_for_workers(1, timeout=left)
             except TimeoutError:
                 raise BackendError(f"the Dask scheduler at {address} has no workers after {timeout:g} s "
                                    f"(start one with: dask worker {address})") from None

@@ -261,6 +261,19 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch, capsys):
     assert "Traceback" not in err
 
 
+def test_the_time_limit_covers_connecting(capsys):
+    # the connecting took its own 10 s (CONNECT_TIMEOUT) past -t 2 (QA): it
+    # now gets what the time limit leaves, and running out there is exit 3
+    t = time.monotonic()
+    code = cli.main(["count", "pentomino-3x20", "--cluster", "tcp://127.0.0.1:1", "-t", "1"])
+    assert time.monotonic() - t < cluster_mod.CONNECT_TIMEOUT
+    assert code == cli.EXIT_INCOMPLETE
+    err = capsys.readouterr().err
+    assert re.fullmatch(r"puzzlesat: stopped: the time limit \(1 s\) ran out while connecting to the Dask "
+                        r"scheduler at tcp://127.0.0.1:1 to count pentomino-3x20, before any search \(cannot reach a "
+                        r"Dask scheduler at 'tcp://127.0.0.1:1': .*\)\n", err), err
+
+
 def test_an_empty_cluster_address_is_a_usage_error(capsys):
     # (it counted here without a word, QA)
     assert cli.main(["count", "dominoes-2x4", "--cluster", ""]) == cli.EXIT_BAD_INPUT

@@ -182,23 +182,26 @@ def time_limit_said(args, searched: float) -> str:
 
 
 @contextlib.contextmanager
-def before_search(args, doing: str, in_all: str):
+def before_search(args, doing: str, in_all: str, alarm: bool = True):
     """A step before the search (load's reading and compiling; a count's
     precheck and choice of engine, which took 4-6 s past ``-t`` on a
     640x640 board): under a time limit it counts against it, stops with
     BuildTimeLimit past it, and leaves the search what is left
     (``args.time_limit`` becomes the remainder; ``time_limit_given`` and
     ``build_seconds`` are for reports of a search it stopped).
-    ``in_all``: how time_limit_said names the steps so far together."""
+    ``in_all``: how time_limit_said names the steps so far together.
+    ``alarm`` False: the step keeps to ``args.time_limit`` itself (a Dask
+    client that a signal stopped half made waits 20 s in its clean-up), and
+    raises BuildTimeLimit with the message the block is given."""
     limit = getattr(args, "time_limit", None)
     if limit is None or threading.current_thread() is not threading.main_thread():
-        yield
+        yield None
         return
     given = getattr(args, "time_limit_given", limit)
     start = time.monotonic()
-    with time_limited(limit, f"the time limit ({given:g} s) ran out while {doing} {args.instance}, "
-                             "before any search"):
-        yield
+    message = f"the time limit ({given:g} s) ran out while {doing} {args.instance}, before any search"
+    with time_limited(limit if alarm else None, message):
+        yield message
     # what is left for the search (at least a moment: the timer did not fire)
     spent = time.monotonic() - start
     args.time_limit = max(limit - spent, 1e-3)

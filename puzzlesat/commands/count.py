@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
 from ..cli import say as note
-from ..errors import UsageError, plural
+from ..backends import BackendError
+from ..errors import BuildTimeLimit, UsageError, plural
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, before_search, load, no_engine_note, positive_int,
                      steps_before_search, wants_progress)
@@ -92,11 +94,23 @@ def run(args) -> int:
     if args.cluster is not None and not args.cluster.strip():  # (it counted here without a word, QA)
         raise UsageError("--cluster: the scheduler's address is empty (such as tcp://HOST:8786)")
     if args.cluster:
-        from ..cluster import Cluster
+        from ..cluster import CONNECT_TIMEOUT, Cluster
 
         if progress:
             print(f"connecting to the Dask scheduler at {args.cluster} ...", file=sys.stderr, flush=True)
-        cluster = Cluster(args.cluster)
+        # under a time limit, in the time left (it took its own 10 s past -t 2, QA)
+        with before_search(args, f"connecting to the Dask scheduler at {args.cluster} to count",
+                           steps_before_search(args, "choosing an engine", "connecting to the cluster"),
+                           alarm=False) as ran_out:
+            timeout = CONNECT_TIMEOUT if ran_out is None else min(CONNECT_TIMEOUT, args.time_limit)
+            start = time.monotonic()
+            try:
+                cluster = Cluster(args.cluster, timeout=timeout)
+            except BackendError as e:
+                # (Dask gives up a little before the timeout it is given)
+                if ran_out is not None and timeout < CONNECT_TIMEOUT and time.monotonic() - start >= 0.9 * timeout:
+                    raise BuildTimeLimit(f"{ran_out} ({e})") from None
+                raise
     try:
         # only the solutions shown are kept (a count of millions lists none of the rest)
         out = jobs.count(puzzle, backend, unique=args.unique, limit=args.limit, time_limit=args.time_limit,
