@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -227,6 +228,11 @@ def test_check_text_says_the_lines_contradict_and_where(cli, tmp_path):
         "goal:          none in the file\n")
     j = cli("check", f, "--steps", "--json").json()
     assert (j["line_rounds"], j["cells_fixed_by_lines"], j["line_contradiction"]) == (2, 8, "column 3")
+    # with --no-preprocess an engine searched and found none: the verdict is its (it was given to line logic, QA)
+    r = cli("check", f, "--no-preprocess", "-b", "cadical195")
+    assert r.code == 1, r.err
+    assert re.fullmatch(r"solvable:      no \(cadical195, \d+\.\d{3} s\)", r.out.splitlines()[1]), r.out
+    assert r.out.splitlines()[2].startswith("line solvable: no: line logic finds a contradiction")
     assert [(s["lines"], s["fixed"], s["contradiction"]) for s in j["steps"]] == [
         ("rows", 6, None), ("columns", 2, "column 3")]
 

@@ -217,8 +217,9 @@ def _print(puzzle, rep, lines, out, args) -> None:
     if out.choice:
         print(f"({out.backend} chosen: {out.choice})")
     how = f"{out.backend}, {out.seconds:.3f} s"
-    if lines.contradiction and not puzzle.sums_differ():
-        # (the precheck's reason says it at length: on the "line solvable" line)
+    if lines.contradiction and not puzzle.sums_differ() and not rep["searched"]:
+        # (the precheck's reason says it at length: on the "line solvable" line;
+        # with --no-preprocess an engine searched, and said no: QA)
         print(f"solvable:      no: line logic finds no placement for {lines.contradiction_at}")
     elif rep["reason"]:
         print(f"solvable:      no: {rep['reason']}")
