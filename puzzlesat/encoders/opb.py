@@ -16,13 +16,14 @@ PB solvers answer ``s SATISFIABLE`` / ``v x1 -x2 ...``, which
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from pysat.formula import IDPool
 
 from ..problem import AtMostOne, Clause, Exactly, ExactlyOne, Problem, Regular
-from .dimacs import clean_clauses, problem_digest, source_comments, var_comments
+from .dimacs import HEADER_TAG, clean_clauses, problem_digest, source_comments, var_comments
 
 
 #: one linear constraint: its terms (coefficient, variable), ">=" or "=", and its right side
@@ -140,8 +141,72 @@ def read_opb_header(text: str, path: str | None = None) -> tuple[OpbHeader, int]
     if fields["format"] != "opb":
         raise InputError(f"malformed '{HEADER_TAG}' comment: format={shorten(fields['format'])}, expected "
                          "format=opb", path, lineno)
-    return OpbHeader(fields["problem"], fields["unique"] == "yes", counts["vars"], counts["constraints"],
-                     counts["primary"], ignored), lineno
+    header = OpbHeader(fields["problem"], fields["unique"] == "yes", counts["vars"], counts["constraints"],
+                       counts["primary"], ignored)
+    _check_body(text, header, lineno, path)
+    return header, lineno
+
+
+def _check_body(text: str, header: OpbHeader, header_line: int, path: str | None) -> None:
+    """The constraints of an OPB export as :func:`build_opb` writes them
+    (terms ``+1 x3``, then ``=`` or ``>=``, a whole number and ``;``), as
+    many as its first line and identity line say, over its variables: a file
+    cut short or changed after it was written is refused, as a DIMACS file
+    is by :func:`puzzlesat.encoders.dimacs.read_cnf` (decode read the first
+    line and the identity line only, QA)."""
+    from ..errors import InputError, shorten, text_lines
+
+    lines = text_lines(text)
+    m = re.fullmatch(r"\*\s*#variable=\s*([0-9]+)\s+#constraint=\s*([0-9]+)\b.*", lines[0].lstrip("\ufeff").strip())
+    if m is None:
+        raise InputError(f"bad first line {shorten(lines[0].strip())!r} (expected '* #variable= N #constraint= M')",
+                         path, 1)
+    n_vars, n_cons = int(m.group(1)), int(m.group(2))
+    if (header.vars, header.constraints) != (n_vars, n_cons):
+        raise InputError(f"the first line says {n_vars} variables and {n_cons} constraints but the "
+                         f"'{HEADER_TAG}' comment (line {header_line}) says {header.vars} and "
+                         f"{header.constraints}: the file was changed after puzzlesat wrote it", path, 1)
+    count = 0
+    row: list[str] = []
+    start = None  # the line the constraint being read starts on
+    for lineno, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("*"):
+            continue
+        for tok in line.replace(";", " ; ").split():
+            if tok != ";":
+                if not row:
+                    start = lineno
+                row.append(tok)
+                continue
+            _check_row(row, n_vars, path, start)
+            count += 1
+            row = []
+    if row:
+        raise InputError("the last constraint does not end with ';'", path, start)
+    if count != n_cons:
+        raise InputError(f"the first line says {n_cons} constraints, the file has {count}", path, 1)
+
+
+_COEF = re.compile(r"[+-][0-9]+")
+_VAR = re.compile(r"x([1-9][0-9]*)")
+_RHS = re.compile(r"-?[0-9]+")
+
+
+def _check_row(row: list[str], n_vars: int, path: str | None, line: int | None) -> None:
+    """One constraint's tokens (without its ';'): terms, then ``=`` or ``>=``
+    and a whole number."""
+    from ..errors import InputError, shorten
+
+    said = shorten(" ".join(row) + " ;")
+    terms, tail = row[:-2], row[-2:]
+    if (len(row) < 4 or len(terms) % 2 or tail[0] not in ("=", ">=") or not _RHS.fullmatch(tail[1])
+            or not all(_COEF.fullmatch(c) and _VAR.fullmatch(v) for c, v in zip(terms[::2], terms[1::2]))):
+        raise InputError(f"not a constraint as puzzlesat writes them: {said!r} (expected terms such as '+1 x3', "
+                         "then '=' or '>=', a whole number and ';')", path, line)
+    for v in terms[1::2]:
+        if int(v[1:]) > n_vars:
+            raise InputError(f"variable {v} beyond the first line's {n_vars} variables", path, line)
 
 
 def _sum(vars_, coef: int) -> tuple[tuple[int, int], ...]:

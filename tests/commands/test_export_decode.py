@@ -1029,16 +1029,41 @@ def test_decode_checks_the_primary_count_of_the_cnf_and_opb_headers(tmp_path, ca
     assert main(["export", "dominoes-2x4", "-f", "opb", "-o", str(opb)]) == 0
     line = next(i for i, t in enumerate(opb.read_text().splitlines(), 1) if t.startswith("* puzzlesat-header"))
     text = opb.read_text()
-    for old, new, problem in [(" constraints=8 ", " constraints=9 ", "9 constraints but this instance's OPB "
-                                                                      "export has 8"),
-                              (" primary=10", " primary=11", "11 primary variables but this instance's OPB export "
-                                                             "has 10")]:
-        assert old in text
-        opb.write_text(text.replace(old, new, 1))
-        capsys.readouterr()
+    old, new = " primary=10", " primary=11"
+    assert old in text
+    opb.write_text(text.replace(old, new, 1))
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {opb}:{line}: the OPB file has 11 primary variables but this "
+                                       "instance's OPB export has 10: exported by another version of puzzlesat?\n")
+    # constraints= (vars= too) against the first line, as a CNF's against its 'p cnf' line
+    opb.write_text(text.replace(" constraints=8 ", " constraints=9 ", 1))
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 2
+    assert capsys.readouterr().err == (f"puzzlesat: {opb}:1: the first line says 10 variables and 8 constraints but "
+                                       f"the 'puzzlesat-header' comment (line {line}) says 10 and 9: the file was "
+                                       "changed after puzzlesat wrote it\n")
+    # and both against the constraints the file has, as a CNF's clauses (they were not read, QA)
+    opb.write_text(text.replace("#constraint= 8", "#constraint= 9", 1).replace(" constraints=8 ", " constraints=9 "))
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 2
+    assert capsys.readouterr().err == f"puzzlesat: {opb}:1: the first line says 9 constraints, the file has 8\n"
+    body = text.splitlines(keepends=True)
+    for changed, said in [
+            (body[:-1], f"{opb}:1: the first line says 8 constraints, the file has 7"),  # cut short
+            (body[:-1] + [body[-1].replace(" ;", "")], f"{opb}:{len(body)}: the last constraint does not end with ';'"),
+            (body[:-1] + [body[-1].replace("+1 x10", "+1 x11")], f"{opb}:{len(body)}: variable x11 beyond the first "
+                                                                 "line's 10 variables"),
+            (body[:-1] + ["+1 x6 + x10 = 1 ;\n"], f"{opb}:{len(body)}: not a constraint as puzzlesat writes them: "
+                                                  "'+1 x6 + x10 = 1 ;' (expected terms such as '+1 x3', then '=' or "
+                                                  "'>=', a whole number and ';')"),
+            (body[:-1] + ["+1 x6 +1 x10 <= 1 ;\n"], f"{opb}:{len(body)}: not a constraint as puzzlesat writes them: "
+                                                    "'+1 x6 +1 x10 <= 1 ;' (expected terms such as '+1 x3', then "
+                                                    "'=' or '>=', a whole number and ';')")]:
+        opb.write_text("".join(changed))
         assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 2
-        assert capsys.readouterr().err == (f"puzzlesat: {opb}:{line}: the OPB file has {problem}: exported by "
-                                           "another version of puzzlesat?\n")
+        assert capsys.readouterr().err == f"puzzlesat: {said}\n"
+    # written over two lines, a constraint is still one (the format ends it at ';')
+    opb.write_text("".join(body[:-1]) + body[-1].replace(" = ", "\n= "))
+    assert main(["decode", "dominoes-2x4", ok, "--cnf", str(opb)]) == 0
 
 
 def test_decode_reads_a_bom_and_real_solvers(tmp_path, capsys, monkeypatch):
