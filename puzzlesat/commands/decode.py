@@ -30,7 +30,8 @@ instance is recognised by what it says, or by ``--cnf``):
    the export, the answer is not (part of) a model of the CNF the solver
    read (exit 4); without one, it may answer another export (another
    encoding's auxiliary variables, or the export without --unique), and it
-   is printed with a note.
+   is printed with a note -- unless it is a whole model of exactly this
+   export's variables and no other export has that many (exit 4).
 """
 
 from __future__ import annotations
@@ -321,7 +322,22 @@ def run(args) -> int:
                               "wrong, though its primary variables decode to a valid board")
     if bad:
         first = bad[0]
-        if unique and answer.max_var() == encode_cnf(problem, encoding).n_vars:
+        fit = None
+        if answer.is_contiguous() and answer.max_var() == n_vars:
+            # a whole model of this export's size: another export of this size
+            # is what it may answer; with none, the solver is wrong (it was a
+            # note, exit 0, whatever the size: QA).  A verdict, so every export
+            # is built, however long that takes (6 s for 6x10's twenty)
+            fit, _ = _exports_of_size(problem, n_vars, (encoding, unique), cardinal, budget=None)
+            if fit is None:
+                _failed(args, result, f"{apath}: the answer is not a model of {what}: it falsifies "
+                                      f"{plural(len(bad), 'clause')} (first: clause {first + 1}: "
+                                      f"{' '.join(map(str, clauses[first]))} 0), and no other export of "
+                                      f"{args.instance} has its {n_vars} variables, so the solver (or the answer "
+                                      "file) is wrong, though its primary variables decode to a valid board")
+        if fit is not None:
+            why = f"it has the size of this instance's export with {fit}: was it exported with that?"
+        elif unique and answer.max_var() == encode_cnf(problem, encoding).n_vars:
             why = "it has the size of the export without --unique: was it exported without --unique?"
         elif cardinal:
             why = "was it exported with another --encoding?"
@@ -332,6 +348,8 @@ def run(args) -> int:
                           f"{' with --unique' if unique else ''} (first: clause {first + 1}: "
                           f"{' '.join(map(str, clauses[first]))} 0); {why}")
     result.update(valid=True, solution=puzzle.solution_json(sol))
+    if "note" in result:  # (also in --json's warnings, as every note is)
+        note("puzzlesat: note: " + result["note"])
     if args.json:
         emit_json(result)
     else:
@@ -339,8 +357,6 @@ def run(args) -> int:
         print(f"decoded {len(true_primary)} true primary variables from {apath} ({answer.style} style, "
               f"{len(answer.values)} of {n_vars} variables{' of the OPB file' if opb is not None else ''} "
               "assigned); verified")
-        if "note" in result:
-            print("note: " + result["note"], file=sys.stderr)
     return EXIT_OK
 
 
@@ -381,19 +397,29 @@ def _export_of_size(problem, n: int, but: tuple[str, bool], cardinal: bool = Tru
     has exactly ``n`` variables, for a hint; None if none is found within
     HINT_BUDGET seconds.  Without ``cardinal`` (a model with no cardinality
     constraint: one CNF for every encoding) only --unique can differ."""
+    return _exports_of_size(problem, n, but, cardinal)[0]
+
+
+def _exports_of_size(problem, n: int, but: tuple[str, bool], cardinal: bool = True,
+                     budget: float | None = HINT_BUDGET) -> tuple[str | None, bool]:
+    """:func:`_export_of_size`'s options, and whether every other export was
+    looked at (False: ``budget`` seconds ran out first, and one may still
+    fit; None: no limit)."""
     import time
 
     from ..encoders.lexleader import lex_leader
 
-    end = time.monotonic() + HINT_BUDGET
+    end = time.monotonic() + (budget if budget is not None else float("inf"))
     for unique in (False, True):
         model = lex_leader(problem)[0] if unique else problem
         for e in (ENCODINGS if cardinal else [but[0]]):
+            if (e, unique) == but:
+                continue
             if time.monotonic() > end:
-                return None
-            if (e, unique) != but and encode_cnf(model, e).n_vars == n:
-                return " ".join(([f"-e {e}"] if cardinal else []) + (["--unique"] if unique else []))
-    return None
+                return None, False
+            if encode_cnf(model, e).n_vars == n:
+                return " ".join(([f"-e {e}"] if cardinal else []) + (["--unique"] if unique else [])), True
+    return None, True
 
 
 def _options(encoding: str | None, unique: bool = False, open_: str = " (", sep: str = ", ") -> str:

@@ -732,8 +732,52 @@ def test_decode_unique_of_a_plain_export_names_unique_not_the_encoding(tmp_path,
     capsys.readouterr()
     assert main(["decode", "pentomino-3x20", a, "--unique"]) == 0  # the board is a solution all the same
     err = capsys.readouterr().err
-    assert err.startswith("note: the answer falsifies ") and " clauses of the mixed encoding with --unique " in err
+    assert err.startswith("puzzlesat: note: the answer falsifies ") and " clauses of the mixed encoding with --unique " in err
     assert err.endswith("; it has the size of the export without --unique: was it exported without --unique?\n")
+
+
+def test_decode_a_whole_model_that_breaks_a_clause_of_the_only_export_of_its_size_fails(tmp_path, capsys):
+    # without --cnf: a solver's whole model of this export's size, an
+    # auxiliary variable wrong, was "verified", exit 0, with a note asking
+    # whether another encoding was used; no other export has its size (QA)
+    cnf = tmp_path / "plain.cnf"
+    parsed, model = _exported_model(cnf)
+    flipped = [l if abs(l) != 1237 else -l for l in model]
+    bad = [i for i, cl in enumerate(parsed.clauses) if all(flipped[abs(x) - 1] != x for x in cl)]
+    assert bad
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, flipped)) + " 0\n")
+    capsys.readouterr()
+    assert main(["decode", "pentomino-3x20", a]) == 4
+    first = " ".join(map(str, parsed.clauses[bad[0]]))
+    assert capsys.readouterr().err == (
+        f"puzzlesat: verification failed: {a}: the answer is not a model of this instance's CNF (encoding mixed): "
+        f"it falsifies {len(bad)} clause{'s' if len(bad) > 1 else ''} (first: clause {bad[0] + 1}: {first} 0), "
+        f"and no other export of pentomino-3x20 has its {parsed.n_vars} variables, so the solver (or the answer "
+        "file) is wrong, though its primary variables decode to a valid board\n")
+    # with --cnf too, the same verdict (it was already exit 4)
+    assert main(["decode", "pentomino-3x20", a, "--cnf", str(cnf)]) == 4
+    # another export of that size (dominoes-2x4: seqcounter and bitwise, 18 variables) may be what it answers: a note
+    from pysat.solvers import Solver
+
+    sc = tmp_path / "sc.cnf"
+    assert main(["export", "dominoes-2x4", "-e", "seqcounter", "-o", str(sc)]) == 0
+    parsed = read_cnf(sc.read_text())
+    assert parsed.n_vars == 18
+    with Solver(name="cadical195", bootstrap_with=parsed.clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    for aux in range(11, 19):
+        flipped = [l if abs(l) != aux else -l for l in model]
+        if any(all(flipped[abs(x) - 1] != x for x in cl) for cl in parsed.clauses):
+            break
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, flipped)) + " 0\n")
+    capsys.readouterr()
+    assert main(["decode", "dominoes-2x4", a, "-e", "seqcounter", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["valid"] and d["note"].endswith("; it has the size of this instance's export with -e bitwise: was it "
+                                             "exported with that?")
+    # a note as every note is: on stderr and in --json's warnings
+    assert d["warnings"] == ["note: " + d["note"]]
 
 
 def test_decode_a_whole_model_of_the_plain_export_given_the_unique_cnf_names_the_plain_export(tmp_path, capsys):
@@ -839,7 +883,7 @@ def test_decode_refuses_a_partial_answer_no_model_of_the_cnf_has(tmp_path, capsy
     # without the CNF's identity line it may answer the export without --unique: a note
     assert main(["decode", "tetromino-L-4x4", a, "--unique"]) == 0
     err = capsys.readouterr().err
-    assert err.startswith("note: the answer is part of no model of the mixed encoding with --unique: it leaves ")
+    assert err.startswith("puzzlesat: note: the answer is part of no model of the mixed encoding with --unique: it leaves ")
     assert err.endswith("; was it the answer to the export without --unique? (that keeps every solution, "
                         "not one per orbit)\n")
     assert main(["decode", "tetromino-L-4x4", a]) == 0 and capsys.readouterr().err == ""
