@@ -266,6 +266,12 @@ def run(args) -> int:
                              apath) from None
         extra = (f"; the answer also falsifies {plural(len(bad), 'clause')} of the CNF" if bad else
                  f"; the answer also breaks {plural(len(broken), 'constraint')} of the OPB file" if broken else "")
+        left_out = sorted(primary - answer.values.keys())
+        # (read as false: the board's fault may be only that, QA; an answer
+        # that lists only true literals leaves the others out by design)
+        if left_out and not all(answer.values[v] for v in primary & answer.values.keys()):
+            extra += (f"; it leaves {plural(len(left_out), 'primary variable')} unassigned (first: "
+                      f"{left_out[0]}), read as false")
         _failed(args, result, f"{apath}: the solver's model is not a solution: {e}{extra}", str(e))
     conflict = None  # the answer's values that no model of the CNF has together
     if not bad and not broken and len(answer.values) < n_vars:

@@ -1156,6 +1156,13 @@ def test_decode_json_of_a_failed_verification_keeps_the_readme_promise(tmp_path,
     assert (res["valid"], res["instance"], res["status"], res["assigned"]) == (False, "dominoes-2x4", "SAT", 3)
     assert err == (f"puzzlesat: verification failed: {a}: the solver's model is not a solution: cell (2, 3) is not "
                    "covered\n")
+    # a primary variable left out of an answer that gives false ones too is
+    # said: read as false, it may be all that is wrong (QA)
+    a = _answer(tmp_path, "s SATISFIABLE\nv 1 -2 3 4 -5 -7 -8 -9 -10 0\n")
+    assert main(["decode", "dominoes-2x4", a]) == 4
+    assert capsys.readouterr().err == (f"puzzlesat: verification failed: {a}: the solver's model is not a solution: "
+                                       "cell (2, 3) is not covered; it leaves 1 primary variable unassigned "
+                                       "(first: 6), read as false\n")
 
 
 def test_decode_checks_an_answer_against_its_opb_export(tmp_path, capsys):
