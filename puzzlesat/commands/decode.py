@@ -314,14 +314,20 @@ def run(args) -> int:
         of = args.cnf if at[0] == args.cnf else f"the CNF its '{HEADER_TAG}' comment (line {at[1]}) names"
         if at[0] == args.cnf and answer.header is None and answer.is_contiguous() and answer.max_var() < n_vars:
             # a whole model of a smaller CNF: the answer to another export than
-            # the --cnf given (it was blamed on the solver, exit 4)
-            fit = _export_of_size(problem, answer.max_var(), (encoding, unique), cardinal)
-            raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but {args.cnf} has "
-                             f"{n_vars} and the answer falsifies {plural(len(bad), 'clause')} of it: it answers "
-                             + (f"this instance's export with {fit}" + (" (without --unique)" if unique and
-                                                                        "--unique" not in fit else "")
-                                if fit else "another CNF")
-                             + f", not {args.cnf}", apath)
+            # the --cnf given (it was blamed on the solver, exit 4) -- unless it
+            # is one of the primary variables exactly, as projected solvers
+            # print, and no export has that size: a partial model, judged below
+            # as one of only the true literals is (exit 4; it was exit 2, QA)
+            projected = answer.max_var() == len(problem.primary)
+            fit, _ = _exports_of_size(problem, answer.max_var(), (encoding, unique), cardinal,
+                                      budget=None if projected else HINT_BUDGET)
+            if fit or not projected:
+                raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but {args.cnf} has "
+                                 f"{n_vars} and the answer falsifies {plural(len(bad), 'clause')} of it: it answers "
+                                 + (f"this instance's export with {fit}" + (" (without --unique)" if unique and
+                                                                            "--unique" not in fit else "")
+                                    if fit else "another CNF")
+                                 + f", not {args.cnf}", apath)
         _failed(args, result, f"{apath}: the answer is not a model of {of}: it falsifies "
                               f"{plural(len(bad), 'clause')} (first: clause {first + 1}: "
                               f"{' '.join(map(str, clauses[first]))} 0), so the solver (or the answer file) is "

@@ -780,6 +780,42 @@ def test_decode_a_whole_model_that_breaks_a_clause_of_the_only_export_of_its_siz
     assert d["warnings"] == ["note: " + d["note"]]
 
 
+def test_decode_a_model_of_the_primary_variables_exactly_is_judged_as_a_partial_model(tmp_path, capsys):
+    # twins: 15 primary variables, 33 in its export, 66 with --unique.  A
+    # projected solver's answer (variables 1..15) that is not its orbit's
+    # leader was exit 2, "it answers another CNF", where the same answer
+    # written as its true literals alone was exit 4 (QA); no export has 15
+    from pysat.solvers import Solver
+
+    from puzzlesat.loading import load_puzzle
+
+    uniq = tmp_path / "u.cnf"
+    assert main(["export", "twins", "--unique", "-o", str(uniq)]) == 0
+    u = read_cnf(uniq.read_text())
+    puzzle = load_puzzle("twins")
+    problem = puzzle.compile()
+    assert (len(problem.primary), u.n_vars) == (15, 66)
+    assert main(["export", "twins", "-o", str(tmp_path / "p.cnf")]) == 0
+    plain = read_cnf((tmp_path / "p.cnf").read_text())
+    with Solver(name="cadical195", bootstrap_with=plain.clauses) as s:
+        follower = None
+        for m in s.enum_models():
+            prim = [l for l in m if abs(l) <= 15]
+            with Solver(name="cadical195", bootstrap_with=u.clauses) as t:
+                if not t.solve(assumptions=prim):
+                    follower = prim
+                    break
+    assert follower is not None  # (twins has solutions in orbits of more than one)
+    capsys.readouterr()
+    for written in (follower, [l for l in follower if l > 0]):
+        a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, written)) + " 0\n")
+        assert main(["decode", "twins", a, "--cnf", str(uniq)]) == 4
+        err = capsys.readouterr().err
+        assert err.startswith(f"puzzlesat: verification failed: {a}: the answer is not ")
+        assert err.endswith(", so the solver (or the answer file) is wrong, though its primary variables decode "
+                            "to a valid board\n"), err
+
+
 def test_decode_a_whole_model_of_the_plain_export_given_the_unique_cnf_names_the_plain_export(tmp_path, capsys):
     # the answer to the export without --unique, with --cnf naming the --unique
     # one: it was "the solver (or the answer file) is wrong", exit 4
