@@ -404,6 +404,18 @@ def check_writable(option: str, out: str | None) -> None:
         raise InputError("cannot write: No such file or directory", out)
     if not os.access(out if os.path.exists(out) else parent, os.W_OK):
         raise InputError("cannot write: Permission denied", out)
+    # tried, as access() cannot tell (root may write anywhere, but not in
+    # /proc): a file made and taken away again, or an existing one opened
+    # for appending, unchanged (a named pipe or a device is not opened: that
+    # would wait for a reader)
+    try:
+        if not os.path.lexists(out):
+            os.close(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            os.unlink(out)
+        elif os.path.isfile(out):
+            os.close(os.open(out, os.O_WRONLY | os.O_APPEND))
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", out) from None
 
 
 def same_file(a: str, b: str) -> bool:

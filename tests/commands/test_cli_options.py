@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from puzzlesat.loading import load_puzzle
+from puzzlesat.commands.common import check_writable
 
 
 @pytest.mark.parametrize("value,why", [
@@ -691,6 +692,17 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_search(cli, tmp_
         # an empty name was taken for no file at all, and nothing was written
         r = cli(*args, "")
         assert (r.code, r.out, r.err) == (2, "", f"puzzlesat: {opt}: the file name is empty\n")
+    # a directory that exists but takes no new file, which access() does not
+    # tell (root may write anywhere): written after the search, QA
+    proc = "/proc/out.png" if opt in ("--plot", "--png") else "/proc/out.txt"
+    r = cli(*args, proc)
+    assert (r.code, r.out, r.err) == (2, "", f"puzzlesat: {proc}: cannot write: No such file or directory\n")
+    # an existing file is only tried: left as it was, and no new file is left behind
+    old = tmp_path / ("old.png" if opt in ("--plot", "--png") else "old.txt")
+    old.write_text("kept")
+    check_writable(opt, str(old))
+    check_writable(opt, str(tmp_path / "new.txt"))
+    assert old.read_text() == "kept" and not (tmp_path / "new.txt").exists()
 
 
 def test_solve_help_names_the_default_it_uses(cli):
