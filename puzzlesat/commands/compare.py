@@ -334,7 +334,8 @@ def run(args) -> int:
     if args.csv:
         write_csv(rows, args.csv)
     if args.json:
-        emit_json({"job": args.job, "time_limit": args.time_limit, "runs": rows, "agreement": agree,
+        emit_json({"job": args.job, "time_limit": args.time_limit, "runs": [_public(r) for r in rows],
+                   "agreement": agree,
                    "mismatch": mismatch, "interrupted": interrupted, "runs_planned": len(runs)})
     elif args.csv != "-":
         print(table(rows, args.job))
@@ -435,8 +436,15 @@ def table(rows, job) -> str:
             lines.append("  ".join("-" * x for x in w))
     errs = [r for r in rows if r.get("error")]
     for r in errs:
-        lines.append(f"note: {r['instance']} {r['backend']} {r['encoding']}: {r['error']}")
+        enc = "" if r["encoding"] == NO_ENCODING else f" {r['encoding']}"
+        lines.append(f"note: {r['instance']} {r['backend']}{enc}: {r['error']}")
     return "\n".join(lines)
+
+
+def _public(r: dict) -> dict:
+    """A run as --json and --csv give it: an engine without a CNF encoding
+    has encoding null (empty in CSV), not the table's "-" (QA)."""
+    return {**r, "encoding": None} if r.get("encoding") == NO_ENCODING else r
 
 
 def write_csv(rows, path) -> None:
@@ -446,7 +454,7 @@ def write_csv(rows, path) -> None:
     w = csv.DictWriter(buf, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow(r)
+        w.writerow(_public(r))
     if path == "-":
         sys.stdout.write(buf.getvalue())
         return

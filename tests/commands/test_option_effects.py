@@ -41,7 +41,7 @@ def test_compare_refuses_encodings_when_no_engine_takes_one(cli, backends, which
 def test_compare_takes_encodings_when_some_engine_does(cli):
     r = cli("compare", "dominoes-2x4", "-b", "exact,cadical195", "-e", "ladder", "--json")
     assert r.code == 0, r.err
-    assert [(x["backend"], x["encoding"]) for x in r.json()["runs"]] == [("exact", "-"), ("cadical195", "ladder")]
+    assert [(x["backend"], x["encoding"]) for x in r.json()["runs"]] == [("exact", None), ("cadical195", "ladder")]
     assert "warnings" not in r.json()
 
 
