@@ -128,4 +128,15 @@ def list_backends() -> list[dict]:
             ok, why = False, str(e)
         rows.append({"name": name + ("PATH_OR_NAME" if name.endswith(":") else ""), "kind": name.rstrip(":"),
                      "available": ok, "description": desc, "reason": why})
+    # the DIMACS solvers installed here, each a -b external:NAME (they were
+    # left to the line above: minisat and cadical were installed, unlisted; QA)
+    import shutil
+
+    from .external import KNOWN_SOLVERS
+
+    for solver in KNOWN_SOLVERS:
+        path = shutil.which(solver)
+        if path:
+            rows.append({"name": f"external:{solver}", "kind": "external", "available": True,
+                         "description": f"the DIMACS solver {path}, found on the PATH", "reason": ""})
     return rows

@@ -47,6 +47,9 @@ from .base import Backend, BackendError, Deadline, SearchResult, SolverFailed, T
 
 #: solvers that write their model to a result file given as the 2nd argument
 RESULT_FILE_SOLVERS = ("minisat", "minisat2", "minisat22", "glucose", "glucose-syrup", "glucose_static")
+#: DIMACS solvers ``backends`` looks for on the PATH, to list as external:NAME
+KNOWN_SOLVERS = ("cadical", "kissat", "minisat", "glucose", "glucose-syrup", "cryptominisat5", "picosat",
+                 "lingeling", "plingeling", "treengeling", "clasp")
 #: quiet options for solvers whose default chatter is large
 QUIET = {"cadical": ["-q"], "cryptominisat5": ["--verb", "0"], "kissat": ["-q"], "minisat": ["-verb=0"]}
 

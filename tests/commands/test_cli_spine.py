@@ -244,6 +244,21 @@ def test_list_and_backends(cli):
     assert {"cadical195", "glucose4", "minisat22", "cpsat"} <= got
 
 
+def test_backends_lists_the_dimacs_solvers_on_the_path(monkeypatch, tmp_path):
+    # installed solvers were left to the line "external:PATH_OR_NAME" (QA)
+    from puzzlesat.backends import list_backends
+
+    for name in ("kissat", "not-a-solver"):
+        exe = tmp_path / name
+        exe.write_text("#!/bin/sh\n")
+        exe.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    rows = [r for r in list_backends() if r["name"].startswith("external:")]
+    assert [(r["name"], r["available"], r["description"]) for r in rows] == [
+        ("external:PATH_OR_NAME", True, "any DIMACS solver binary (external:cadical, external:/path/to/kissat -q)"),
+        ("external:kissat", True, f"the DIMACS solver {tmp_path / 'kissat'}, found on the PATH")]
+
+
 def test_no_solution_exit_1(cli, tmp_path):
     f = tmp_path / "odd.box"
     f.write_text("BOX / 2 * 3\nELEMENT / (D) (1, 1), (1, 2)\n")
