@@ -264,7 +264,7 @@ def _main(argv: list[str] | None) -> int:
     if not getattr(args, "_run", None):
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
-        parser.print_help()
+        parser.print_help(sys.stderr)  # (a usage error, exit 2: on stderr, as argparse's own; QA)
         return EXIT_BAD_INPUT
     commands = _commands(parser)
     command = commands[args.command]

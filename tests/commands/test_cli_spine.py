@@ -244,6 +244,15 @@ def test_list_and_backends(cli):
     assert {"cadical195", "glucose4", "minisat22", "cpsat"} <= got
 
 
+def test_no_command_is_a_usage_error_on_stderr(cli):
+    # the help went to stdout, with exit 2 (QA)
+    r = cli()
+    assert (r.code, r.out) == (2, "")
+    assert r.err.startswith("usage: puzzlesat [-h] [--version] COMMAND ...\n") and "\n    solve " in r.err
+    r = cli("--help")  # asked for: on stdout, exit 0
+    assert (r.code, r.err) == (0, "") and r.out.startswith("usage: puzzlesat ")
+
+
 def test_backends_lists_the_dimacs_solvers_on_the_path(monkeypatch, tmp_path):
     # installed solvers were left to the line "external:PATH_OR_NAME" (QA)
     from puzzlesat.backends import list_backends
