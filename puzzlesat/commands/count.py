@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 
@@ -29,7 +30,7 @@ def add_arguments(p) -> None:
     p.add_argument("--unique", "-u", action="store_true",
                    help="count solutions distinct up to the puzzle's symmetries (rotations, reflections)")
     p.add_argument("--limit", "-n", type=positive_int, metavar="N", help="stop after N solutions")
-    p.add_argument("--show", type=positive_int, nargs="?", const=2, default=0, metavar="K",
+    p.add_argument("--show", type=_shown, nargs="?", const=2, default=0, metavar="K",
                    help="print the first K solutions found (default K=2)")
     where = p.add_mutually_exclusive_group()
     # default None, not the core count: argparse would not see a -j equal to its default beside --cluster
@@ -52,6 +53,21 @@ def _jobs(s: str) -> int:
     if n > MAX_JOBS:
         raise argparse.ArgumentTypeError(f"at most {MAX_JOBS} worker processes: {s!r} (this machine has {CORES} cores)")
     return n
+
+
+def _shown(s: str) -> int:
+    """--show's K; a word that is no number is most likely the instance,
+    which an option with an optional value takes when it comes first."""
+    import argparse
+    import shlex
+
+    try:
+        return positive_int(s)
+    except argparse.ArgumentTypeError as e:
+        if re.fullmatch(r"[+-]?[0-9_.eE]+", s.strip()):
+            raise
+        raise argparse.ArgumentTypeError(f"{e}: --show takes the word after it as its K; put the instance "
+                                         f"first (puzzlesat count {shlex.quote(s)} --show), or give K") from None
 
 
 def run(args) -> int:

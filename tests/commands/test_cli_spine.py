@@ -244,6 +244,17 @@ def test_list_and_backends(cli):
     assert {"cadical195", "glucose4", "minisat22", "cpsat"} <= got
 
 
+def test_show_before_the_instance_says_what_happened(cli):
+    # --show K is optional: it took the instance as its K (QA)
+    r = cli("count", "--show", "pentomino-3x20")
+    assert r.code == 2
+    assert r.err.splitlines()[-1] == (
+        "puzzlesat count: error: argument --show: not a whole number: 'pentomino-3x20': --show takes the word after "
+        "it as its K; put the instance first (puzzlesat count pentomino-3x20 --show), or give K")
+    assert cli("count", "dominoes-2x4", "--show", "1.5").err.splitlines()[-1] == (
+        "puzzlesat count: error: argument --show: not a whole number: '1.5'")
+
+
 def test_no_command_is_a_usage_error_on_stderr(cli):
     # the help went to stdout, with exit 2 (QA)
     r = cli()
