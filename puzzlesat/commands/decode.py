@@ -220,8 +220,10 @@ def run(args) -> int:
             if fit:
                 first = n_vars + 1
                 raise InputError(f"variables {first}..{answer.max_var()} are beyond the {n_vars} variables of "
-                                 f"{what}, but the answer has all {answer.max_var()} variables of its export "
-                                 f"with {fit}: decode with that (or give --cnf FILE, the CNF the solver read)",
+                                 f"{what}, but the answer has all {answer.max_var()} variables of "
+                                 f"{_export_named(fit, 'its export')}: decode "
+                                 f"{fit if fit.startswith('without') else 'with that'} (or give --cnf FILE, the CNF "
+                                 "the solver read)",
                                  apath, answer.line_of[first])
         # (a whole model must have all the --unique export's variables, not
         # just fewer: 6x10's 14,145 were sent to 5x12's 19,040)
@@ -271,7 +273,7 @@ def run(args) -> int:
         # that lists only true literals leaves the others out by design)
         if left_out and not all(answer.values[v] for v in primary & answer.values.keys()):
             extra += (f"; it leaves {plural(len(left_out), 'primary variable')} unassigned (first: "
-                      f"{left_out[0]}), read as false")
+                      f"{'x' if opb is not None else ''}{left_out[0]}), read as false")
         _failed(args, result, f"{apath}: the solver's model is not a solution: {e}{extra}", str(e))
     conflict = None  # the answer's values that no model of the CNF has together
     if not bad and not broken and len(answer.values) < n_vars:
@@ -319,13 +321,13 @@ def run(args) -> int:
             # print, and no export has that size: a partial model, judged below
             # as one of only the true literals is (exit 4; it was exit 2, QA)
             projected = answer.max_var() == len(problem.primary)
-            fit, _ = _exports_of_size(problem, answer.max_var(), (encoding, unique), cardinal,
-                                      budget=None if projected else HINT_BUDGET)
+            fit = _export_of_size(problem, answer.max_var(), (encoding, unique), cardinal,
+                                  budget=None if projected else HINT_BUDGET)
             if fit or not projected:
                 raise InputError(f"the answer assigns variables 1..{answer.max_var()} only, but {args.cnf} has "
                                  f"{n_vars} and the answer falsifies {plural(len(bad), 'clause')} of it: it answers "
-                                 + (f"this instance's export with {fit}" + (" (without --unique)" if unique and
-                                                                            "--unique" not in fit else "")
+                                 + (_export_named(fit) + (" (without --unique)" if unique and "--unique" not in fit
+                                                          else "")
                                     if fit else "another CNF")
                                  + f", not {args.cnf}", apath)
         _failed(args, result, f"{apath}: the answer is not a model of {of}: it falsifies "
@@ -339,8 +341,8 @@ def run(args) -> int:
             # a whole model of this export's size: another export of this size
             # is what it may answer; with none, the solver is wrong (it was a
             # note, exit 0, whatever the size: QA).  A verdict, so every export
-            # is built, however long that takes (6 s for 6x10's twenty)
-            fit, _ = _exports_of_size(problem, n_vars, (encoding, unique), cardinal, budget=None)
+            # is built, however long that takes (about 9 s for 6x10's twenty)
+            fit = _export_of_size(problem, n_vars, (encoding, unique), cardinal, budget=None)
             if fit is None:
                 _failed(args, result, f"{apath}: the answer is not a model of {what}: it falsifies "
                                       f"{plural(len(bad), 'clause')} (first: clause {first + 1}: "
@@ -348,7 +350,8 @@ def run(args) -> int:
                                       f"{args.instance} has its {n_vars} variables, so the solver (or the answer "
                                       "file) is wrong, though its primary variables decode to a valid board")
         if fit is not None:
-            why = f"it has the size of this instance's export with {fit}: was it exported with that?"
+            why = f"it has the size of {_export_named(fit)}: was it exported " + (
+                f"{fit}?" if fit.startswith("without") else "with that?")
         elif unique and answer.max_var() == encode_cnf(problem, encoding).n_vars:
             why = "it has the size of the export without --unique: was it exported without --unique?"
         elif cardinal:
@@ -403,35 +406,41 @@ def _failed(args, result: dict, message: str, error: str | None = None) -> None:
 HINT_BUDGET = 2.0
 
 
-def _export_of_size(problem, n: int, but: tuple[str, bool], cardinal: bool = True) -> str | None:
-    """The options (``-e seqcounter``, ``-e mixed --unique``) of the first of
-    this instance's exports, other than ``but`` (encoding, unique), whose CNF
-    has exactly ``n`` variables, for a hint; None if none is found within
-    HINT_BUDGET seconds.  Without ``cardinal`` (a model with no cardinality
-    constraint: one CNF for every encoding) only --unique can differ."""
-    return _exports_of_size(problem, n, but, cardinal)[0]
-
-
-def _exports_of_size(problem, n: int, but: tuple[str, bool], cardinal: bool = True,
-                     budget: float | None = HINT_BUDGET) -> tuple[str | None, bool]:
-    """:func:`_export_of_size`'s options, and whether every other export was
-    looked at (False: ``budget`` seconds ran out first, and one may still
-    fit; None: no limit)."""
+def _export_of_size(problem, n: int, but: tuple[str, bool], cardinal: bool = True,
+                    budget: float | None = HINT_BUDGET) -> str | None:
+    """The options (``-e seqcounter``, ``-e mixed --unique``, ``without
+    --unique``) of the first of this instance's exports other than ``but``
+    (encoding, unique) whose CNF has exactly ``n`` variables, or None if
+    none is found within ``budget`` seconds (None: every export is built).
+    An export that is the same CNF as ``but``'s is no other: without
+    ``cardinal`` (a model with no cardinality constraint: one CNF for every
+    encoding) only --unique can differ, and --unique differs only where
+    the problem has symmetries (lex_leader adds nothing otherwise)."""
     import time
 
     from ..encoders.lexleader import lex_leader
 
     end = time.monotonic() + (budget if budget is not None else float("inf"))
+    symmetric = len(problem.symmetries) > 1
     for unique in (False, True):
+        if unique != but[1] and not symmetric:
+            continue  # (the same CNF as but's own, for the same encoding)
         model = lex_leader(problem)[0] if unique else problem
         for e in (ENCODINGS if cardinal else [but[0]]):
             if (e, unique) == but:
                 continue
             if time.monotonic() > end:
-                return None, False
+                return None
             if encode_cnf(model, e).n_vars == n:
-                return " ".join(([f"-e {e}"] if cardinal else []) + (["--unique"] if unique else [])), True
-    return None, True
+                said = " ".join(([f"-e {e}"] if cardinal else []) + (["--unique"] if unique else []))
+                return said or "without --unique"
+    return None
+
+
+def _export_named(fit: str, export: str = "this instance's export") -> str:
+    """"this instance's export with -e ladder", or "... without --unique",
+    for the options :func:`_export_of_size` found."""
+    return f"{export} {fit}" if fit.startswith("without") else f"{export} with {fit}"
 
 
 def _options(encoding: str | None, unique: bool = False, open_: str = " (", sep: str = ", ") -> str:

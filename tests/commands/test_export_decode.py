@@ -778,6 +778,26 @@ def test_decode_a_whole_model_that_breaks_a_clause_of_the_only_export_of_its_siz
                                              "exported with that?")
     # a note as every note is: on stderr and in --json's warnings
     assert d["warnings"] == ["note: " + d["note"]]
+    # letter-p: no cardinality constraint and no symmetry, so every export is
+    # one CNF; its --unique export was named as the other of that size, and
+    # the note read "export with : was it exported with that?" (review)
+    lp = tmp_path / "lp.cnf"
+    assert main(["export", "letter-p", "-o", str(lp)]) == 0
+    parsed = read_cnf(lp.read_text())
+    with Solver(name="cadical195", bootstrap_with=parsed.clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    prim = parsed.header.primary
+    for aux in range(prim + 1, parsed.n_vars + 1):
+        flipped = [l if abs(l) != aux else -l for l in model]
+        if any(all(flipped[abs(x) - 1] != x for x in cl) for cl in parsed.clauses):
+            break
+    a = _answer(tmp_path, "s SATISFIABLE\nv " + " ".join(map(str, flipped)) + " 0\n")
+    capsys.readouterr()
+    for unique in ([], ["--unique"]):
+        assert main(["decode", "letter-p", a, *unique]) == 4
+        assert (f"and no other export of letter-p has its {parsed.n_vars} variables, so the solver (or the answer "
+                "file) is wrong") in capsys.readouterr().err
 
 
 def test_decode_a_model_of_the_primary_variables_exactly_is_judged_as_a_partial_model(tmp_path, capsys):
