@@ -405,15 +405,21 @@ def check_writable(option: str, out: str | None) -> None:
     if not os.access(out if os.path.exists(out) else parent, os.W_OK):
         raise InputError("cannot write: Permission denied", out)
     # tried, as access() cannot tell (root may write anywhere, but not in
-    # /proc): a file made and taken away again, or an existing one opened
-    # for appending, unchanged (a named pipe or a device is not opened: that
-    # would wait for a reader)
+    # /proc): where the file is to be (a symbolic link's target), a file of
+    # another name made and taken away again -- the output's own name is never
+    # made, nor removed -- and an existing file opened for appending,
+    # unchanged (a named pipe or a device is not opened: that would wait for
+    # a reader)
+    target = os.path.realpath(out)
     try:
-        if not os.path.lexists(out):
-            os.close(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-            os.unlink(out)
-        elif os.path.isfile(out):
-            os.close(os.open(out, os.O_WRONLY | os.O_APPEND))
+        if os.path.isfile(target):
+            os.close(os.open(target, os.O_WRONLY | os.O_APPEND))
+        elif not os.path.exists(target):
+            import tempfile
+
+            fd, probe = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".puzzlesat-probe-")
+            os.close(fd)
+            os.unlink(probe)
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror or e}", out) from None
 
