@@ -118,6 +118,11 @@ def check_workers(theirs: dict[str, str], mine: str) -> None:
                            "install the same version on every worker")
 
 
+class Unreached(BackendError):
+    """No scheduler with a worker answered within the connecting's timeout
+    (which a time limit may have cut short)."""
+
+
 class Cluster:
     """A connection to a Dask scheduler that counts sub-problems."""
 
@@ -143,18 +148,25 @@ class Cluster:
             self.client = Client(address, timeout=round(max(timeout - (time.monotonic() - start), 0.1), 2),
                                  set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as e:
-            raise BackendError(f"cannot reach a Dask scheduler at {address!r}: {e or type(e).__name__}") from None
+            raise Unreached(f"cannot reach a Dask scheduler at {address!r}: {e or type(e).__name__}") from None
         except MemoryError:
             # what answers there is no Dask scheduler: its first bytes read as a
             # huge frame length (an SSH banner was said to be "out of memory", QA)
             raise BackendError(f"what answers at {address!r} is not a Dask scheduler (it does not speak Dask's "
                                "protocol)") from None
+        # the timeout given to connect is the client's for everything after
+        # (its pool's connections to the workers, scatter, close): put back
+        # to the usual one, as a time limit left the connecting 0.1 s, say (review)
+        if hasattr(self.client, "_timeout"):
+            self.client._timeout = CONNECT_TIMEOUT
+        if hasattr(getattr(self.client, "rpc", None), "timeout"):
+            self.client.rpc.timeout = CONNECT_TIMEOUT
         try:
             try:  # (within the same timeout: a time limit gives the connecting this much in all)
                 left = round(max(timeout - (time.monotonic() - start), 0.1), 2)
                 self.client.wait_for_workers(1, timeout=left)
             except TimeoutError:
-                raise BackendError(f"the Dask scheduler at {address} has no workers after {timeout:g} s "
+                raise Unreached(f"the Dask scheduler at {address} has no workers after {timeout:g} s "
                                    f"(start one with: dask worker {address})") from None
             theirs = self.client.run(code_fingerprint)
             check_workers(theirs, code_fingerprint())

@@ -10,7 +10,6 @@ import time
 from .. import jobs
 from ..cli import EXIT_INCOMPLETE, EXIT_OK, emit_json, use_color
 from ..cli import say as note
-from ..backends import BackendError
 from ..errors import BuildTimeLimit, UsageError, plural
 from .common import (add_backend_options, add_color_option, add_goal_option, add_instance, add_preprocess_option,
                      add_progress_option, backend_for, before_search, load, no_engine_note, positive_int,
@@ -114,7 +113,7 @@ def run(args) -> int:
     if args.cluster is not None and not args.cluster.strip():  # (it counted here without a word, QA)
         raise UsageError("--cluster: the scheduler's address is empty (such as tcp://HOST:8786)")
     if args.cluster:
-        from ..cluster import CONNECT_TIMEOUT, Cluster
+        from ..cluster import CONNECT_TIMEOUT, Cluster, Unreached
 
         if progress:
             print(f"connecting to the Dask scheduler at {args.cluster} ...", file=sys.stderr, flush=True)
@@ -126,8 +125,9 @@ def run(args) -> int:
             start = time.monotonic()
             try:
                 cluster = Cluster(args.cluster, timeout=timeout)
-            except BackendError as e:
-                # (Dask gives up a little before the timeout it is given)
+            except Unreached as e:
+                # (Dask gives up a little before the timeout it is given; a
+                # worker running other code is no time limit's doing)
                 if ran_out is not None and timeout < CONNECT_TIMEOUT and time.monotonic() - start >= 0.9 * timeout:
                     raise BuildTimeLimit(f"{ran_out} ({e})") from None
                 raise
