@@ -97,10 +97,19 @@ def _unknown(name: str) -> BackendOptionError:
         meant = closest(prefix + ":", [n for n in _FACTORIES if n.endswith(":")])
         hint = f"did you mean {meant + arg!r}?" if meant else ""
     else:
-        names = [n for n in _FACTORIES if not n.endswith(":")]
-        for aliases in _pysat_names().values():
-            names.extend(aliases)
-        hint = did_you_mean(name, names)
+        import shutil
+
+        from .external import KNOWN_SOLVERS
+
+        # a solver on the PATH is external:NAME (-b minisat was "did you mean
+        # 'minisatep'?" with minisat installed); else the engines' and PySAT's
+        # own names first, then their aliases (review)
+        canon = [n for n in _FACTORIES if not n.endswith(":")] + list(_pysat_names())
+        aliases = [a for names in _pysat_names().values() for a in names]
+        if name in KNOWN_SOLVERS and shutil.which(name):
+            hint = f"did you mean 'external:{name}'? ({shutil.which(name)} is a program on the PATH)"
+        else:
+            hint = did_you_mean(name, canon) or did_you_mean(name, aliases)
     if hint:
         return BackendOptionError(f"unknown backend {name!r}; {hint} "
                                   "(run 'puzzlesat backends' to see the choices)")

@@ -264,6 +264,26 @@ def test_no_command_is_a_usage_error_on_stderr(cli):
     assert (r.code, r.err) == (0, "") and r.out.startswith("usage: puzzlesat ")
 
 
+def test_a_dimacs_solver_on_the_path_given_as_a_backend_is_named_external(cli, tmp_path):
+    # -b minisat with minisat installed: "did you mean 'minisatep'?" (review)
+    exe = tmp_path / "picosat"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    r = run_with_path(tmp_path, "solve", "dancer", "-b", "picosat")
+    assert (r.returncode, r.stderr) == (2, f"puzzlesat: unknown backend 'picosat'; did you mean 'external:picosat'? "
+                                           f"({exe} is a program on the PATH) (run 'puzzlesat backends' to see "
+                                           "the choices)\n")
+
+
+def run_with_path(path, *args):
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "puzzlesat", *args], capture_output=True, text=True,
+                          env={**os.environ, "PATH": f"{path}{os.pathsep}{os.environ.get('PATH', '')}"})
+
+
 def test_backends_lists_the_dimacs_solvers_on_the_path(monkeypatch, tmp_path):
     # installed solvers were left to the line "external:PATH_OR_NAME" (QA)
     from puzzlesat.backends import list_backends
@@ -375,6 +395,7 @@ def test_piece_that_fits_nowhere_is_no_solution_named_at_its_line(cli, tmp_path)
                                                    "'external:minisat'? (run 'puzzlesat backends' to see the choices)"),
     (["solve", "dancer", "-b", "nope:minisat"], "puzzlesat: unknown backend 'nope:minisat'; "
                                                 "run 'puzzlesat backends' to see the choices"),
+    (["solve", "dancer", "-b", "ls"], "puzzlesat: unknown backend 'ls'; run 'puzzlesat backends' to see the choices"),
 ])
 def test_bad_input_is_one_line_exit_2(cli, args, message):
     r = cli(*args)
