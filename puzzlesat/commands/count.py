@@ -16,7 +16,8 @@ from .common import (add_backend_options, add_color_option, add_goal_option, add
                      steps_before_search, wants_progress)
 
 NAME = "count"
-CORES = os.cpu_count() or 1
+#: the cores this process may run on (a container's or taskset's, not the machine's)
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 HELP = "count solutions (--unique: up to the board's symmetries)"
 
 
@@ -75,7 +76,8 @@ def run(args) -> int:
     listing = args.limit is not None
     with before_search(args, "checking and choosing an engine for",
                        steps_before_search(args, "choosing an engine")):
-        if puzzle.precheck():
+        prechecked = bool(puzzle.precheck())
+        if prechecked:
             # no engine is called (jobs.count says why): choosing one took seconds
             # on a large board (the determinant's plan, Knuth's estimate); an
             # engine given is not asked whether it takes the problem (the
@@ -98,9 +100,9 @@ def run(args) -> int:
         # (said as the cluster's line says it; -j 1 asks for what happens anyway)
         note(f"puzzlesat: note: --jobs {args.jobs} has no effect: {backend.name} counts the whole at once "
              "(its parts together cost more than the whole)")
-    elif args.jobs is not None and args.jobs > CORES:
+    elif args.jobs is not None and args.jobs > CORES and not prechecked:  # (no count runs at all)
         # (-j 256 took 25.6 s where -j 2 took 1.6 s on two cores, without a word: QA)
-        note(f"puzzlesat: note: --jobs {args.jobs} is more than this machine's {plural(CORES, 'core')}: worker "
+        note(f"puzzlesat: note: --jobs {args.jobs} is more than the {plural(CORES, 'core')} it may run on: worker "
              "processes beyond those take turns on them (a split count is slower, not faster)")
     progress = wants_progress(args)
     # (--limit 1 or 2 shows what it found, unless --show says how many: QA)

@@ -3,7 +3,6 @@ the exact-cover engine and PySAT; counts only; time limits."""
 
 from __future__ import annotations
 
-import os
 
 import random
 
@@ -218,7 +217,9 @@ def test_jobs_for_a_count_that_is_never_split_is_said_to_have_no_effect(ganak, c
                      "together cost more than the whole)\n")
     assert cli("count", "dominoes-2x4", "-b", "ganak", "-j", "1").err == ""
     # (it splits what is worth it; more workers than cores get a note of their own)
-    assert cli("count", "dominoes-2x4", "-b", "exact", "-j", str(min(4, os.cpu_count() or 1))).err == ""
+    from puzzlesat.commands.count import CORES
+
+    assert cli("count", "dominoes-2x4", "-b", "exact", "-j", str(min(4, CORES))).err == ""
 
 
 def test_the_whole_count_past_the_limit_settles_the_verdict(ganak, cli):
