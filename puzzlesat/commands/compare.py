@@ -241,7 +241,8 @@ def _detail(rs, job) -> str:
             return "n/a"
         value = r.get(key)
         return ("no answer" if value is None else str(value)) + ("" if r.get("complete") else " (incomplete)")
-    return "; ".join(f"{r['backend']}/{r['encoding']}: {said(r)}" for r in rs)
+    return "; ".join(f"{r['backend']}{'' if r['encoding'] == NO_ENCODING else '/' + r['encoding']}: {said(r)}"
+                     for r in rs)
 
 
 def run(args) -> int:
