@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 
@@ -56,7 +55,7 @@ def _jobs(s: str) -> int:
 
 
 def _shown(s: str) -> int:
-    """--show's K; a word that is no number is most likely the instance,
+    """--show's K; an instance's name or file given as K is the instance,
     which an option with an optional value takes when it comes first."""
     import argparse
     import shlex
@@ -64,7 +63,9 @@ def _shown(s: str) -> int:
     try:
         return positive_int(s)
     except argparse.ArgumentTypeError as e:
-        if re.fullmatch(r"[+-]?[0-9_.eE]+", s.strip()):
+        from ..loading import bundled
+
+        if not (os.path.exists(s) or s in bundled()):  # (a word that is no instance: the plain message)
             raise
         raise argparse.ArgumentTypeError(f"{e}: --show takes the word after it as its K; put the instance "
                                          f"first (puzzlesat count {shlex.quote(s)} --show), or give K") from None

@@ -253,6 +253,9 @@ def test_show_before_the_instance_says_what_happened(cli):
         "it as its K; put the instance first (puzzlesat count pentomino-3x20 --show), or give K")
     assert cli("count", "dominoes-2x4", "--show", "1.5").err.splitlines()[-1] == (
         "puzzlesat count: error: argument --show: not a whole number: '1.5'")
+    # a word that is no instance gets no such advice (the instance came first: review)
+    assert cli("count", "dominoes-2x4", "--show", "x").err.splitlines()[-1] == (
+        "puzzlesat count: error: argument --show: not a whole number: 'x'")
 
 
 def test_no_command_is_a_usage_error_on_stderr(cli):
