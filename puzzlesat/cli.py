@@ -163,6 +163,12 @@ def entry() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in terminating:  # nothing left to stop
         signal.signal(sig, signal.SIG_DFL)
+    # what is left is only freed on the way out: the collector need not look
+    # through it again (a 200x200 nonogram's model, 0.9 GB, took 2-3 s after
+    # its answer was printed, past -t; QA)
+    import gc
+
+    gc.freeze()
     sys.exit(code)
 
 
