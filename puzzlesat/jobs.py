@@ -654,6 +654,10 @@ class Progress:
         self.start = time.perf_counter()
         self.last = 0.0
         self.n = 0
+        #: --limit, when ``n`` counts what it caps: the parts of a split
+        #: count find more before they stop, and the line showed 10,000 of a
+        #: count then said to be "at least 5,000" (QA)
+        self.limit: int | None = None
         self.parts_done = 0
         self.parts_total = 0
         #: when the first split's parts started (the ETA's clock: what ran
@@ -727,8 +731,9 @@ class Progress:
             if not self.counting:
                 line = f"{self.label}: {el:.1f}s{parts}"
             else:
-                rate = self.n / el if el > 0 else 0.0
-                line = f"{self.label}: {self.n} {self.noun}, {rate:.1f}/s, {el:.1f}s{parts}"
+                n = self.n if self.limit is None else min(self.n, self.limit)
+                rate = n / el if el > 0 else 0.0
+                line = f"{self.label}: {n} {self.noun}, {rate:.1f}/s, {el:.1f}s{parts}"
             sys.stderr.write(f"\r{fit_terminal(line)}\x1b[K")
             sys.stderr.flush()
             self.shown = True
@@ -1445,6 +1450,8 @@ def count(puzzle: Puzzle, backend: Backend | None = None, *, unique: bool = Fals
         if unique and len(problem.symmetries) > 1:
             ctr.group = problem.symmetries  # what is kept: one solution per class
             prog.noun = "solutions seen by the runs (not classes)"
+        else:
+            prog.limit = limit
         # the method planned (a Ctrl-C may end the count before it says more)
         method = "enumerate" if backend.can_enumerate else backend.count_method
         refuters = _refuter_for(backend, problem, may_switch)

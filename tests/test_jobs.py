@@ -922,6 +922,35 @@ def test_a_split_counts_eta_runs_on_the_parts_clock(capsys):
     assert re.search(r", 1/4 sub-problems, ETA 6s\x1b\[K$", line), line
 
 
+def test_the_progress_line_shows_no_more_solutions_than_the_limit(capsys):
+    # a split count's parts find more before they stop: the line said 10,000
+    # of a count then said to be "at least 5,000" (QA)
+    prog = jobs.Progress(True)
+    try:
+        prog.limit = 5000
+        prog.tick(10000, force=True)
+    finally:
+        prog.done()
+    line = capsys.readouterr().err.split("\r")[-2]
+    assert line.startswith("counting: 5000 solutions, "), line
+    # and jobs.count gives its line the limit (not a count up to symmetry's: its runs' solutions are no classes)
+    from puzzlesat.backends import get_backend
+    from puzzlesat.loading import load_puzzle
+
+    seen = []
+    real = jobs.Progress.done
+
+    def done(self):
+        seen.append(self.limit)
+        real(self)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(jobs.Progress, "done", done)
+        assert jobs.count(load_puzzle("dominoes-2x4"), get_backend("exact"), limit=3).count == 3
+        assert jobs.count(load_puzzle("dominoes-2x4"), get_backend("exact"), limit=3, unique=True).count == 3
+    assert seen == [3, None]
+
+
 def test_a_kept_solutions_read_cut_by_ctrl_c_is_not_read_again():
     # a Ctrl-C in the middle of reading the workers' queue leaves a message
     # half read: reading on would block on a torn length, so the count's
