@@ -159,6 +159,14 @@ def test_check_no_goal_finds_the_goal_among_the_two_solutions(cli, tmp_path, pic
     # with the goal used (the default) it is solution 1
     j = cli("check", f, "--json").json()
     assert (j["matches_goal"], j["goal_solution"], j["solutions"][0]) == (True, 1, picture)
+    # and the report says so: the engine only looked for a second solution
+    # (it said "solvable: yes (cpsat, 27.8 s)" of a verified goal, QA)
+    lines = cli("check", f, "-b", "cadical195").out.splitlines()
+    assert lines[1] == "solvable:      yes: the file's goal is a solution (verified)"
+    assert re.fullmatch(r"unique:        no \(cadical195, \d+\.\d{3} s\): at least two solutions \(shown below\)",
+                        lines[2]), lines
+    assert re.fullmatch(r"solvable:      yes \(cadical195, \d+\.\d{3} s\)",
+                        cli("check", f, "-b", "cadical195", "--no-goal").out.splitlines()[1])
 
 
 def test_check_says_when_neither_listed_solution_is_the_goal(cli, tmp_path):

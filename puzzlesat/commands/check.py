@@ -227,6 +227,9 @@ def _print(puzzle, rep, lines, out, args) -> None:
         print("solvable:      yes (line logic, no search)")
     elif rep["solvable"] is None:
         print(f"solvable:      unknown: {out.backend} {_stopped(out.stopped_by)} after {out.seconds:.3f} s")
+    elif rep["solvable"] and out.method == "known-solution-first":
+        # the engine only looked for a second: the first is the file's goal (QA)
+        print("solvable:      yes: the file's goal is a solution (verified)")
     else:
         print(f"solvable:      {_yes(rep['solvable'])} ({how})")
     if rep["solvable"]:
@@ -234,10 +237,10 @@ def _print(puzzle, rep, lines, out, args) -> None:
             print(f"unique:        unknown (the search was {_stopped(out.stopped_by)})")
         elif rep["unique_by_line_logic"]:
             print("unique:        yes: line logic alone fixes every cell")
-        elif rep["unique"]:
-            print("unique:        yes")
-        else:
-            print("unique:        no: at least two solutions (shown below)")
+        else:  # (from the goal, the engine's search is this line's: said here)
+            by = f" ({how})" if out.method == "known-solution-first" else ""
+            print(f"unique:        yes{by}" if rep["unique"] else
+                  f"unique:        no{by}: at least two solutions (shown below)")
     _print_line_solvable(lines)
     listed = rep["solutions"]
     if puzzle.goal is None:
