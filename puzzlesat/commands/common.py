@@ -410,14 +410,13 @@ def check_writable(option: str, out: str | None) -> None:
     # made, nor removed -- and an existing file opened for appending,
     # unchanged (a named pipe or a device is not opened: that would wait for
     # a reader)
-    target = os.path.realpath(out)
     try:
-        if os.path.isfile(target):
-            os.close(os.open(target, os.O_WRONLY | os.O_APPEND))
-        elif not os.path.exists(target):
+        if os.path.isfile(out):  # (through its links)
+            os.close(os.open(out, os.O_WRONLY | os.O_APPEND))
+        elif not os.path.exists(out):  # (/dev/stdout exists: its link leads to no path, pipe:[N])
             import tempfile
 
-            fd, probe = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".puzzlesat-probe-")
+            fd, probe = tempfile.mkstemp(dir=os.path.dirname(os.path.realpath(out)), prefix=".puzzlesat-probe-")
             os.close(fd)
             os.unlink(probe)
     except OSError as e:
