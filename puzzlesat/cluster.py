@@ -130,6 +130,11 @@ class Cluster:
         """Connected to the scheduler at ``address``, with a worker, within
         ``timeout`` seconds (CONNECT_TIMEOUT), importing Dask included."""
         start = time.monotonic()
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
+
+        def left() -> float:  # (rounded: Dask's messages repeat it as given)
+            return round(max(timeout - (time.monotonic() - start), 0.1), 2)
+
         try:
             from distributed import Client
         except ImportError as e:  # pragma: no cover - a dependency in pyproject.toml
@@ -137,16 +142,14 @@ class Cluster:
         from distributed.comm.addressing import resolve_address
 
         self.address = address
-        timeout = CONNECT_TIMEOUT if timeout is None else timeout
         try:
             # checked first: a Client that fails on a malformed address leaves
             # an object whose clean-up waits 20 s and prints a traceback
             resolve_address(address)
         except (ValueError, OSError) as e:
             raise BackendError(f"{address!r} is not a Dask scheduler address (such as tcp://HOST:8786): {e}") from None
-        try:  # (rounded: Dask's message repeats it as given)
-            self.client = Client(address, timeout=round(max(timeout - (time.monotonic() - start), 0.1), 2),
-                                 set_as_default=False)
+        try:
+            self.client = Client(address, timeout=left(), set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as e:
             raise Unreached(f"cannot reach a Dask scheduler at {address!r}: {e or type(e).__name__}") from None
         except MemoryError:
@@ -163,8 +166,7 @@ class Cluster:
             self.client.rpc.timeout = CONNECT_TIMEOUT
         try:
             try:  # (within the same timeout: a time limit gives the connecting this much in all)
-                left = round(max(timeout - (time.monotonic() - start), 0.1), 2)
-                self.client.wait_for_workers(1, timeout=left)
+                self.client.wait_for_workers(1, timeout=left())
             except TimeoutError:
                 raise Unreached(f"the Dask scheduler at {address} has no workers after {timeout:g} s "
                                    f"(start one with: dask worker {address})") from None

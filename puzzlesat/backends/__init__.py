@@ -106,8 +106,9 @@ def _unknown(name: str) -> BackendOptionError:
         # own names first, then their aliases (review)
         canon = [n for n in _FACTORIES if not n.endswith(":")] + list(_pysat_names())
         aliases = [a for names in _pysat_names().values() for a in names]
-        if name in KNOWN_SOLVERS and shutil.which(name):
-            hint = f"did you mean 'external:{name}'? ({shutil.which(name)} is a program on the PATH)"
+        path = shutil.which(name) if name in KNOWN_SOLVERS else None
+        if path:
+            hint = f"did you mean 'external:{name}'? ({path} is a program on the PATH)"
         else:
             hint = did_you_mean(name, canon) or did_you_mean(name, aliases)
     if hint:

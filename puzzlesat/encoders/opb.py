@@ -169,13 +169,14 @@ def _check_body(text: str, header: OpbHeader, header_line: int, path: str | None
     count = 0
     row: list[str] = []
     start = None  # the line the constraint being read starts on
-    top = 0  # the largest variable of the constraints read whole from one line
     for lineno, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or line.startswith("*"):
             continue
         if not row and _LINE.fullmatch(line):  # (the export's own lines: one regex, not a token loop)
-            top = max(top, *map(int, _VAR_IN.findall(line)))
+            top = max(map(int, _VAR_IN.findall(line)))
+            if top > n_vars:
+                raise InputError(f"variable x{top} beyond the first line's {n_vars} variables", path, lineno)
             count += 1
             continue
         for tok in line.replace(";", " ; ").split():
@@ -189,18 +190,13 @@ def _check_body(text: str, header: OpbHeader, header_line: int, path: str | None
             row = []
     if row:
         raise InputError("the last constraint does not end with ';'", path, start)
-    if top > n_vars:  # (said at the first line that has one)
-        for lineno, raw in enumerate(lines, 1):
-            beyond = [] if raw.lstrip().startswith("*") else [v for v in map(int, _VAR_IN.findall(raw)) if v > n_vars]
-            if beyond:
-                raise InputError(f"variable x{beyond[0]} beyond the first line's {n_vars} variables", path, lineno)
     if count != n_cons:
         raise InputError(f"the first line says {n_cons} constraints, the file has {count}", path, 1)
 
 
 #: a whole constraint on one line, as build_opb writes it
 _LINE = re.compile(r"(?:[+-][0-9]+ x[1-9][0-9]* )+(?:=|>=) -?[0-9]+ ;")
-_VAR_IN = re.compile(r"x([0-9]+)")
+_VAR_IN = re.compile(r"x([1-9][0-9]*)")
 _COEF = re.compile(r"[+-][0-9]+")
 _VAR = re.compile(r"x([1-9][0-9]*)")
 _RHS = re.compile(r"-?[0-9]+")
